@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "entitlement",
+    products: [
+        .executable(name: "entitlement", targets: ["entitlement"]),
+        .library(name: "EntitlementCore", targets: ["EntitlementCore"]),
+    ],
+    targets: [
+        .target(name: "EntitlementCore"),
+        .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
+        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
+        .testTarget(
+            name: "EntitlementCoreTests",
+            dependencies: ["EntitlementCore"],
+            resources: [.copy("Golden")]
+        ),
+    ]
+)

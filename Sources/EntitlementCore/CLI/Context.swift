@@ -1,0 +1,36 @@
+import Foundation
+
+/// Everything a command may touch outside itself: streams, environment, clock.
+///
+/// Passed in, never global, so tests run commands in-process with a fixed clock.
+public struct Context: Sendable {
+    public var environment: [String: String]
+    public var stdout: OutputStream
+    public var stderr: OutputStream
+    public var stdin: InputStream
+    /// The real time for mutations and the default `--at`; tests pass a fixed one.
+    public var now: @Sendable () -> Date
+    /// The login name, the last fallback for `--actor`.
+    public var loginName: String?
+
+    public init(environment: [String: String], stdout: OutputStream, stderr: OutputStream, stdin: InputStream,
+                now: @escaping @Sendable () -> Date, loginName: String?) {
+        self.environment = environment
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.now = now
+        self.loginName = loginName
+    }
+
+    /// Colour only on a terminal, and never with NO_COLOR or TERM=dumb.
+    public var useColor: Bool {
+        stdout.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// The store named by `--store`, then `$ENTITLEMENT_STORE`, then the XDG default.
+    func store(flag: String?, lockTimeout: Double? = nil) -> EntitlementStore {
+        EntitlementStore(root: StoreLocation.resolve(flag: flag, environment: environment),
+                         lockTimeout: lockTimeout ?? EntitlementStore.defaultLockTimeout)
+    }
+}

@@ -1,0 +1,86 @@
+/// A command line split into positionals, option values and flags; no meaning yet.
+public struct ParsedArguments: Equatable, Sendable {
+    public var positionals: [String] = []
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func allValues(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Splits `arguments` by `spec`. Throws a usage error for an unknown option
+    /// (with "Did you mean …?"), a missing value, or a wrong number of arguments.
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws(EntitlementError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        func fail(_ message: String) -> EntitlementError { .usage(message, command: spec.name) }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            var inlineValue: String?
+            let option: OptionSpec
+            if argument.hasPrefix("--") {
+                var name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                guard let found = spec.option(named: name) else {
+                    let suggestion = Suggestion.closest(to: name, in: spec.options.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
+                    throw fail("unknown option '--\(Terminal.escape(name))' for '\(spec.name)'.\(suggestion)")
+                }
+                option = found
+            } else {
+                let letters = Array(argument.dropFirst())
+                guard letters.count == 1, let found = spec.option(short: letters[0]) else {
+                    if letters.allSatisfy({ spec.option(short: $0)?.takesValue == false }) {
+                        for letter in letters { parsed.flags.insert(spec.option(short: letter)!.name) }
+                        continue
+                    }
+                    if argument.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
+                        parsed.positionals.append(argument)  // a negative number, for a value check to judge
+                        continue
+                    }
+                    throw fail("unknown option '\(Terminal.escape(argument))' for '\(spec.name)'.")
+                }
+                option = found
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw fail("option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")).") }
+                    value = arguments[index]
+                    index += 1
+                }
+                if !option.repeatable, parsed.values[option.name] != nil {
+                    throw fail("option '--\(option.name)' was given more than once.")
+                }
+                parsed.values[option.name, default: []].append(value)
+            } else {
+                guard inlineValue == nil else { throw fail("option '--\(option.name)' takes no value.") }
+                parsed.flags.insert(option.name)
+            }
+        }
+        if parsed.flag("help") { return parsed }
+        let required = spec.arguments.filter { !$0.isOptional }.count
+        let variadic = spec.arguments.contains { $0.isVariadic }
+        if parsed.positionals.count > spec.arguments.count, !variadic {
+            let extra = parsed.positionals[spec.arguments.count]
+            throw fail("unexpected argument '\(Terminal.escape(extra))'.")
+        }
+        if parsed.positionals.count < required {
+            let missing = spec.arguments[parsed.positionals.count].name
+            throw fail("missing argument \(missing).")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// `entitlement history USER`: every transaction, grant and revocation, oldest first.
+public struct HistoryCommand: RunnableCommand, Equatable {
+    public static let spec = CommandSpec(
+        name: "history",
+        abstract: "Show every purchase, grant and revocation of a user, oldest first.",
+        discussion: "Answers \"who gave this user premium, and why?\": grants and revocations show actor, reason and the real time they were made.",
+        arguments: [ArgumentSpec("USER", optional: true, help: "The customer user id (or use --profile-id).")],
+        options: [
+            CommonOptions.store, CommonOptions.profileID,
+            OptionSpec("entitlement", value: "ID", help: "Only transactions that unlock this entitlement."),
+            OptionSpec("since", value: "DATE", help: "Only events at or after this date."),
+            OptionSpec("limit", value: "N", help: "Only the N most recent events (still shown oldest first)."),
+            CommonOptions.json,
+        ],
+        examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --json"])
+
+    public var lookup: ProfileLookup
+    public var store: String?
+    public var entitlement: String?
+    public var since: Date?
+    public var limit: Int?
+    public var json: Bool
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        let name = Self.spec.name
+        let (lookup, rest) = try ProfileLookup.parse(parsed, command: name)
+        guard rest.isEmpty else { throw .usage("unexpected argument '\(Terminal.escape(rest[0]))'.", command: name) }
+        self.lookup = lookup
+        store = parsed.value("store")
+        entitlement = parsed.value("entitlement")
+        if entitlement?.isEmpty == true { throw .usage("--entitlement must not be empty.", command: name) }
+        since = try OptionValues.optionalDate(parsed, "since", command: name)
+        if let text = parsed.value("limit") {
+            guard let count = Int(text), count > 0 else { throw .usage("invalid value for --limit: '\(Terminal.escape(text))'; expected a whole number above 0.", command: name) }
+            limit = count
+        }
+        json = parsed.flag("json")
+    }
+
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let store = context.store(flag: self.store)
+        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        var events = HistoryEvent.events(of: profile)
+        if let entitlement {
+            let engine = StatusEngine(configuration: try store.loadConfiguration())
+            events = events.filter { engine.transaction($0.transaction, unlocks: entitlement) }
+        }
+        if let since { events = events.filter { $0.at >= since } }
+        if let limit, events.count > limit { events = Array(events.suffix(limit)) }
+        if json {
+            context.stdout.write(JSONWriter().string(.array(events.map { .object($0.json) })))
+        } else if events.isEmpty {
+            context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
+        } else {
+            context.stdout.write(HistoryText.render(events))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,29 @@
+/// `entitlement path USER`: the profile file a user id maps to, for hand-written fixtures.
+public struct PathCommand: RunnableCommand, Equatable {
+    public static let spec = CommandSpec(
+        name: "path",
+        abstract: "Print the profile file that holds a user id (for writing fixtures by hand).",
+        discussion: "The file need not exist. The naming rule is in docs/store-format.md.",
+        arguments: [ArgumentSpec("USER", help: "The customer user id.")],
+        options: [CommonOptions.store, CommonOptions.json])
+
+    public var user: String
+    public var store: String?
+    public var json: Bool
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        user = try OptionValues.userID(parsed.positionals[0], command: Self.spec.name)
+        store = parsed.value("store")
+        json = parsed.flag("json")
+    }
+
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let path = context.store(flag: store).profilePath(for: user)
+        if json {
+            context.stdout.write(JSONWriter().string(.object(JSONObject([("customer_user_id", .string(user)), ("path", .string(path))]))))
+        } else {
+            context.stdout.write(Terminal.escape(path) + "\n")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// `entitlement status USER`: the profile and every entitlement's state.
+public struct StatusCommand: RunnableCommand, Equatable {
+    public static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show a profile and the state of every entitlement.",
+        arguments: [ArgumentSpec("USER", optional: true, help: "The customer user id (or use --profile-id).")],
+        options: [
+            CommonOptions.store, CommonOptions.at, CommonOptions.environment, CommonOptions.profileID, CommonOptions.json,
+            OptionSpec("explain", help: "Show which transactions were considered for each entitlement, and the rule that decided."),
+        ],
+        examples: ["entitlement status alice@example.com", "entitlement status alice@example.com --at 2026-01-15 --explain", "entitlement status --profile-id 6b1c2f8e-5f7a-4a39-9a55-0d6a9f1e2b11 --json"])
+
+    public var lookup: ProfileLookup
+    public var store: String?
+    public var at: Date?
+    public var environment: EnvironmentFilter
+    public var json: Bool
+    public var explain: Bool
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        let name = Self.spec.name
+        let (lookup, rest) = try ProfileLookup.parse(parsed, command: name)
+        guard rest.isEmpty else { throw .usage("unexpected argument '\(Terminal.escape(rest[0]))'.", command: name) }
+        self.lookup = lookup
+        store = parsed.value("store")
+        at = try OptionValues.optionalDate(parsed, "at", command: name)
+        environment = try OptionValues.environment(parsed, command: name)
+        json = parsed.flag("json")
+        explain = parsed.flag("explain")
+    }
+
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let store = context.store(flag: self.store)
+        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        let engine = StatusEngine(configuration: try store.loadConfiguration(), environment: environment)
+        let date = at ?? context.now()
+        if json {
+            context.stdout.write(JSONWriter().string(.object(ProfileJSON.render(profile, engine: engine, at: date, explain: explain))))
+        } else {
+            context.stdout.write(ProfileText.render(profile, engine: engine, at: date, explain: explain, style: Style(enabled: context.useColor)))
+        }
+        return .success
+    }
+}
+
+extension ProfileLookup {
+    /// Exit 3, naming what was looked for.
+    var notFoundError: EntitlementError {
+        switch self {
+        case .user(let id): return .unknownUser(id)
+        case .profileID(let id): return .notFound("no profile with profile_id '\(Terminal.escape(id))'")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// One line of a profile's audit trail: a purchase, a grant, or a revocation.
+public struct HistoryEvent: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// A store purchase or renewal (the transaction's `type` says which).
+        case purchase
+        /// A manual grant, with actor and reason.
+        case grant
+        /// A refund or a support revocation.
+        case revocation
+    }
+
+    public var at: Date
+    public var kind: Kind
+    public var transaction: Transaction
+    public var actor: String?
+    public var reason: String?
+
+    /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.
+    public static func events(of profile: Profile) -> [HistoryEvent] {
+        var events: [(HistoryEvent, Int)] = []
+        for (index, transaction) in profile.transactions.enumerated() {
+            if transaction.isManualGrant {
+                events.append((HistoryEvent(at: transaction.grantedAt ?? transaction.purchasedAt, kind: .grant, transaction: transaction,
+                                            actor: transaction.grantedBy, reason: transaction.reason), index * 2))
+            } else {
+                events.append((HistoryEvent(at: transaction.purchasedAt, kind: .purchase, transaction: transaction, actor: nil, reason: nil), index * 2))
+            }
+            if let revokedAt = transaction.revokedAt {
+                events.append((HistoryEvent(at: revokedAt, kind: .revocation, transaction: transaction,
+                                            actor: transaction.revokedBy, reason: transaction.revocationReason), index * 2 + 1))
+            }
+        }
+        return events.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// The `--json` object: the event, then the whole transaction as stored.
+    public var json: JSONObject {
+        JSONObject([
+            ("at", .string(ISODate.format(at))),
+            ("event", .string(kind.rawValue)),
+            ("transaction_id", .string(transaction.transactionID)),
+            ("actor", .string(actor)),
+            ("reason", .string(reason)),
+            ("transaction", transaction.json),
+        ])
+    }
+}

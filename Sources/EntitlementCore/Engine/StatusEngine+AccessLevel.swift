@@ -1,0 +1,68 @@
+import Foundation
+
+extension StatusEngine {
+    /// Fills the access level from the decisive transaction and its renewal info.
+    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile) -> AccessLevel {
+        let transaction = decisive.transaction
+        var state = state
+        let renewal = profile.renewal(for: transaction)
+        if state == .expired, transaction.type != .manualGrant, renewal?.isInBillingRetry == true {
+            state = .billingRetry
+        }
+        var level = AccessLevel(id: id, state: state)
+        level.isLifetime = state.isActive && transaction.expiresAt == nil
+        level.expiresAt = transaction.expiresAt
+        level.startsAt = transaction.effectiveStart
+        let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
+        let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
+        level.activatedAt = first.effectiveStart
+        level.renewedAt = first.transactionID == transaction.transactionID ? nil : transaction.purchasedAt
+        if state == .revoked {
+            level.revokedAt = transaction.revokedAt
+            level.revocationReason = transaction.revocationReason
+        }
+        level.store = transaction.store
+        level.productID = transaction.productID
+        level.transactionID = transaction.transactionID
+        level.isSandbox = transaction.environment == .sandbox
+        level.periodType = Self.periodType(of: transaction)
+        level.grantType = Self.grantType(of: transaction)
+        level.renewState = Self.renewState(of: transaction, renewal: renewal, state: state)
+        if level.renewState != .nonRenewable, let renewal {
+            level.willRenew = renewal.willRenew ?? false
+            level.unsubscribedAt = renewal.unsubscribedAt
+            level.billingIssueDetectedAt = renewal.billingIssueDetectedAt
+            level.gracePeriodExpiresAt = renewal.gracePeriodExpiresAt
+        }
+        return level
+    }
+
+    static func periodType(of transaction: Transaction) -> PeriodType {
+        switch transaction.type {
+        case .trialStarted: return .trial
+        case .introStarted, .introRenewed: return .intro
+        case .manualGrant: return .promotional
+        default: return .normal
+        }
+    }
+
+    static func grantType(of transaction: Transaction) -> GrantType {
+        if transaction.isManualGrant { return .manual }
+        if transaction.ownershipType == .familySharing { return .familySharing }
+        if let code = transaction.offerCode, !code.isEmpty { return .offerCode }
+        return .purchase
+    }
+
+    /// Manual grants, one-time purchases and lifetime access never renew;
+    /// otherwise the subscription's renewal info decides.
+    static func renewState(of transaction: Transaction, renewal: RenewalInfo?, state: AccessState) -> RenewState {
+        if transaction.isManualGrant || transaction.type == .nonConsumablePurchase || transaction.expiresAt == nil {
+            return .nonRenewable
+        }
+        guard let renewal else { return .unknown }
+        if renewal.willRenew == false || (renewal.willRenew == nil && renewal.unsubscribedAt != nil) { return .canceled }
+        if renewal.billingIssueDetectedAt != nil || renewal.isInBillingRetry == true || state == .gracePeriod { return .billingIssue }
+        if renewal.willRenew == true { return .willRenew }
+        return .unknown
+    }
+}

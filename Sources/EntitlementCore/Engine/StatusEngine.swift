@@ -1,0 +1,139 @@
+import Foundation
+
+/// The status rules: a pure function of (profile, product configuration, time).
+///
+/// It reads no clock and no files. docs/status-rules.md describes every rule here.
+public struct StatusEngine: Sendable {
+    public var configuration: ProductConfiguration
+    public var environment: EnvironmentFilter
+
+    public init(configuration: ProductConfiguration, environment: EnvironmentFilter = .any) {
+        self.configuration = configuration
+        self.environment = environment
+    }
+
+    /// Entitlements to show for `profile`: the configured ones, then any that only
+    /// manual grants name (for example after the configuration dropped one).
+    public func entitlementIDs(for profile: Profile) -> [String] {
+        var ids = configuration.entitlementIDs
+        var seen = Set(ids)
+        for transaction in profile.transactions where transaction.isManualGrant {
+            if let id = transaction.entitlement, seen.insert(id).inserted { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Every entitlement's access level at `date`.
+    public func accessLevels(for profile: Profile, at date: Date) -> [AccessLevel] {
+        entitlementIDs(for: profile).map { evaluate($0, for: profile, at: date).accessLevel }
+    }
+
+    /// True when `transaction` counts towards `entitlementID`.
+    public func transaction(_ transaction: Transaction, unlocks entitlementID: String) -> Bool {
+        if transaction.isManualGrant { return transaction.entitlement == entitlementID }
+        guard let productID = transaction.productID else { return false }
+        return configuration.product(productID, unlocks: entitlementID)
+    }
+
+    /// The access level of `entitlementID` at `date`, with each transaction's verdict.
+    public func evaluate(_ entitlementID: String, for profile: Profile, at date: Date) -> Evaluation {
+        let candidates = profile.transactions.filter { transaction($0, unlocks: entitlementID) }
+        guard !candidates.isEmpty else {
+            return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: [],
+                              decision: "no transaction unlocks this entitlement")
+        }
+        // The latest expiry of each subscription: only that transaction can be in grace.
+        var chainEnd: [String: Date] = [:]
+        for transaction in candidates {
+            if let expiresAt = transaction.expiresAt, chainEnd[transaction.originalTransactionID].map({ expiresAt > $0 }) ?? true {
+                chainEnd[transaction.originalTransactionID] = expiresAt
+            }
+        }
+        var considerations = candidates.map { transaction in
+            Consideration(transaction: transaction, verdict: verdict(transaction, in: profile, at: date, chainEnd: chainEnd), isDecisive: false)
+        }
+        let (index, state, decision) = decide(considerations)
+        guard let index else {
+            return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: considerations, decision: decision)
+        }
+        considerations[index].isDecisive = true
+        let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile)
+        return Evaluation(accessLevel: level, considerations: considerations, decision: decision)
+    }
+
+    func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date]) -> TransactionVerdict {
+        if transaction.type == .consumablePurchase { return .consumable }
+        guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
+        if let revokedAt = transaction.revokedAt, revokedAt <= date { return .revoked(at: revokedAt) }
+        if transaction.effectiveStart > date { return .notStarted(startsAt: transaction.effectiveStart) }
+        guard let expiresAt = transaction.expiresAt else { return .givesAccess(until: nil) }
+        if expiresAt > date { return .givesAccess(until: expiresAt) }
+        if let graceUntil = profile.renewal(for: transaction)?.gracePeriodExpiresAt, graceUntil > date,
+           chainEnd[transaction.originalTransactionID] == expiresAt {
+            return .inGracePeriod(expiredAt: expiresAt, graceUntil: graceUntil)
+        }
+        return .expired(at: expiresAt)
+    }
+
+    /// Picks the decisive transaction and the state.
+    func decide(_ considerations: [Consideration]) -> (Int?, AccessState, String) {
+        let indices = considerations.indices
+        let granting = indices.filter { considerations[$0].verdict.givesAccess }
+        if let winner = granting.max(by: { Self.accessOrder(considerations[$0], considerations[$1]) }) {
+            let state: AccessState
+            if case .inGracePeriod = considerations[winner].verdict { state = .gracePeriod } else { state = .active }
+            let rule = granting.count == 1 ? "the only transaction that gives access"
+                : "of \(granting.count) transactions that give access, lifetime wins, then the latest expiry"
+            return (winner, state, rule)
+        }
+        let upcoming = indices.filter { if case .notStarted = considerations[$0].verdict { return true } else { return false } }
+        if let next = upcoming.min(by: { considerations[$0].transaction.effectiveStart < considerations[$1].transaction.effectiveStart }) {
+            return (next, .scheduled, "nothing gives access now; the earliest upcoming start is shown")
+        }
+        let ended = indices.filter {
+            switch considerations[$0].verdict {
+            case .revoked, .expired: return true
+            default: return false
+            }
+        }
+        guard let last = ended.max(by: { Self.recencyOrder(considerations[$0].transaction, considerations[$1].transaction) }) else {
+            return (nil, .never, "no transaction here can give access (consumables or excluded environment only)")
+        }
+        switch considerations[last].verdict {
+        case .revoked:
+            return (last, .revoked, "the most recent transaction that would give access was revoked")
+        default:
+            return (last, .expired, "the most recent transaction that gave access has expired")
+        }
+    }
+
+    /// Orders granting transactions so the winner is the maximum: lifetime, then
+    /// latest effective expiry, then latest start, then transaction id.
+    static func accessOrder(_ a: Consideration, _ b: Consideration) -> Bool {
+        func end(_ c: Consideration) -> Date? {
+            switch c.verdict {
+            case .inGracePeriod(_, let graceUntil): return graceUntil
+            case .givesAccess(let until): return until
+            default: return nil
+            }
+        }
+        switch (end(a), end(b)) {
+        case (nil, .some): return false
+        case (.some, nil): return true
+        case (let x?, let y?) where x != y: return x < y
+        default: return recencyOrder(a.transaction, b.transaction)
+        }
+    }
+
+    /// Orders ended transactions by when their access would end (nil is never), then start, then id.
+    static func recencyOrder(_ a: Transaction, _ b: Transaction) -> Bool {
+        switch (a.expiresAt, b.expiresAt) {
+        case (nil, .some): return false
+        case (.some, nil): return true
+        case (let x?, let y?) where x != y: return x < y
+        default:
+            if a.effectiveStart != b.effectiveStart { return a.effectiveStart < b.effectiveStart }
+            return a.transactionID < b.transactionID
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What one transaction means for one entitlement at one instant, and why.
+public enum TransactionVerdict: Equatable, Sendable {
+    /// Gives access; `until` is nil for lifetime.
+    case givesAccess(until: Date?)
+    /// Expired, but inside the subscription's billing grace period.
+    case inGracePeriod(expiredAt: Date, graceUntil: Date)
+    case notStarted(startsAt: Date)
+    case revoked(at: Date)
+    case expired(at: Date)
+    case consumable
+    case excludedEnvironment(Environment)
+
+    /// True for the verdicts that give access.
+    public var givesAccess: Bool {
+        switch self {
+        case .givesAccess, .inGracePeriod: return true
+        default: return false
+        }
+    }
+
+    /// The rule that decided, in words, for `status --explain`.
+    public var rule: String {
+        switch self {
+        case .givesAccess(nil): return "gives access, never expires"
+        case .givesAccess(let until?): return "gives access until \(ISODate.format(until))"
+        case .inGracePeriod(let expiredAt, let graceUntil):
+            return "expired \(ISODate.format(expiredAt)), in billing grace period until \(ISODate.format(graceUntil))"
+        case .notStarted(let startsAt): return "not started: starts \(ISODate.format(startsAt))"
+        case .revoked(let at): return "revoked \(ISODate.format(at))"
+        case .expired(let at): return "expired \(ISODate.format(at))"
+        case .consumable: return "consumable: never gives access"
+        case .excludedEnvironment(let environment): return "ignored: \(environment.rawValue) transaction excluded by --environment"
+        }
+    }
+}
+
+/// One transaction considered for an entitlement, for `--explain`.
+public struct Consideration: Equatable, Sendable {
+    public var transaction: Transaction
+    public var verdict: TransactionVerdict
+    /// True for the transaction that decided the access level.
+    public var isDecisive: Bool
+}
+
+/// The access level of one entitlement, with the reasoning behind it.
+public struct Evaluation: Equatable, Sendable {
+    public var accessLevel: AccessLevel
+    public var considerations: [Consideration]
+    /// The rule that picked the decisive transaction, in words.
+    public var decision: String
+}

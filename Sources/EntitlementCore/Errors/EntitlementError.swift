@@ -1,0 +1,68 @@
+/// Every failure the tool reports: a one-line message, an optional hint, and an exit code.
+public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// Bad command line. `command` names the command whose usage applies.
+    case usage(String, hint: String? = nil, command: String? = nil)
+    /// No profile for this user id.
+    case unknownUser(String)
+    /// `check --strict` on an entitlement the configuration does not have.
+    case unknownEntitlement(String, suggestion: String?)
+    /// A transaction, index entry or other named thing that is not there.
+    case notFound(String)
+    /// No store at this path.
+    case storeMissing(path: String)
+    /// `init` on a directory that already holds a store.
+    case storeExists(path: String)
+    /// A file that cannot be used: unparseable, wrong field, misplaced. Never rewritten.
+    case invalidFile(path: String, detail: String)
+    /// A file of a newer schema_version. Never rewritten.
+    case newerSchema(path: String, version: String)
+    /// An operating-system error on a path.
+    case io(path: String, message: String)
+    /// The writer lock was not acquired within the timeout.
+    case busy(path: String, seconds: Double)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .usage: return .usage
+        case .unknownUser, .unknownEntitlement, .notFound: return .notFound
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .io: return .dataError
+        case .busy: return .busy
+        }
+    }
+
+    /// The message, with data escaped for the terminal.
+    public var description: String {
+        switch self {
+        case .usage(let message, _, _): return message
+        case .unknownUser(let user): return "no profile for user '\(Terminal.escape(user))'"
+        case .unknownEntitlement(let id, _): return "entitlement '\(Terminal.escape(id))' is not in the product configuration"
+        case .notFound(let message): return message
+        case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
+        case .storeExists(let path): return "a store already exists at \(Terminal.escape(path)); init never overwrites one"
+        case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
+        case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
+        case .io(let path, let message): return "\(Terminal.escape(path)): \(message)"
+        case .busy(let path, let seconds):
+            return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
+        }
+    }
+
+    /// What to do next, where that helps.
+    public var hint: String? {
+        switch self {
+        case .usage(_, let hint, _): return hint
+        case .unknownUser: return "Check the id, or look it up with --profile-id."
+        case .unknownEntitlement(_, let suggestion):
+            return suggestion.map { "Did you mean '\(Terminal.escape($0))'?" } ?? "Add it to config.json, or check the spelling."
+        case .storeMissing: return "Create one with 'entitlement init --store DIR', or point --store or $ENTITLEMENT_STORE at an existing store."
+        case .invalidFile: return "The file was left unchanged. Fix it by hand; see docs/store-format.md."
+        case .newerSchema: return "The file was left unchanged."
+        case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
+        case .notFound, .storeExists, .io: return nil
+        }
+    }
+}
+
+func describeSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A wrong or missing field in a JSON document, with its path ("transactions[2].expires_at").
+public struct FieldError: Error, Equatable, Sendable {
+    public var path: String
+    public var message: String
+
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+/// Reads typed fields out of a `JSONObject`, naming the field's path in every error.
+public struct FieldReader {
+    public let object: JSONObject
+    public let path: String
+
+    public init(_ object: JSONObject, path: String = "") {
+        self.object = object
+        self.path = path
+    }
+
+    /// Reads `value` as an object at `path`.
+    public init(_ value: JSONValue, path: String) throws(FieldError) {
+        guard case .object(let object) = value else {
+            throw FieldError(path: path, message: "expected an object, found \(value.kindDescription)")
+        }
+        self.init(object, path: path)
+    }
+
+    public func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func wrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
+        FieldError(path: childPath(key), message: "expected \(expected), found \(found.kindDescription)")
+    }
+
+    func missing(_ key: String) -> FieldError {
+        FieldError(path: childPath(key), message: "required field is missing")
+    }
+
+    /// The value, treating `null` as absent.
+    public func value(_ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+
+    public func optionalString(_ key: String) throws(FieldError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else { throw wrongType(key, expected: "a string", found: value) }
+        return text
+    }
+
+    public func string(_ key: String) throws(FieldError) -> String {
+        guard let text = try optionalString(key) else { throw missing(key) }
+        return text
+    }
+
+    /// A non-empty string; empty is as bad as missing for ids.
+    public func identifier(_ key: String) throws(FieldError) -> String {
+        let text = try string(key)
+        guard !text.isEmpty else { throw FieldError(path: childPath(key), message: "must not be empty") }
+        return text
+    }
+
+    public func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw wrongType(key, expected: "true or false", found: value) }
+        return flag
+    }
+
+    public func optionalInt(_ key: String) throws(FieldError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let text) = value, let number = Int(text) else {
+            throw wrongType(key, expected: "a whole number", found: value)
+        }
+        return number
+    }
+
+    public func optionalNumber(_ key: String) throws(FieldError) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let text) = value, let number = Double(text) else {
+            throw wrongType(key, expected: "a number", found: value)
+        }
+        return number
+    }
+
+    public func optionalDate(_ key: String) throws(FieldError) -> Date? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else {
+            throw wrongType(key, expected: "an ISO 8601 date string", found: value)
+        }
+        guard let date = ISODate.parse(text) else {
+            throw FieldError(path: childPath(key), message: "'\(Terminal.escape(text))' is not an ISO 8601 date")
+        }
+        return date
+    }
+
+    public func date(_ key: String) throws(FieldError) -> Date {
+        guard let date = try optionalDate(key) else { throw missing(key) }
+        return date
+    }
+
+    public func optionalObject(_ key: String) throws(FieldError) -> FieldReader? {
+        guard let value = value(key) else { return nil }
+        return try FieldReader(value, path: childPath(key))
+    }
+
+    public func optionalArray(_ key: String) throws(FieldError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let items) = value else { throw wrongType(key, expected: "an array", found: value) }
+        return items
+    }
+}

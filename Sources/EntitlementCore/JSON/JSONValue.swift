@@ -1,0 +1,99 @@
+/// A JSON document tree that keeps numbers as written and object keys in order.
+///
+/// The store keeps what it does not understand: a file read into `JSONValue` and
+/// written back loses no field and no digit of a number.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's literal text, so `9.99` stays `9.99` through a rewrite.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// A number value from an integer.
+    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    /// A number value from a double, written in its shortest round-trip form.
+    public static func double(_ value: Double) -> JSONValue {
+        if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
+        return .number("\(value)")
+    }
+
+    /// A string value, or `null` when `value` is nil.
+    public static func string(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
+    }
+
+    /// The name of this value's kind, for error messages ("a string", "an object").
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The object, if this is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    /// The number as a `Double`, if this is a number.
+    public var doubleValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+}
+
+/// A JSON object whose keys keep their order of first appearance.
+public struct JSONObject: Equatable, Sendable {
+    /// Key-value pairs in document order; keys are unique.
+    public private(set) var entries: [(key: String, value: JSONValue)] = []
+
+    public init() {}
+
+    public init(_ pairs: [(String, JSONValue)]) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The keys in document order.
+    public var keys: [String] { entries.map(\.key) }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Reads or replaces a value; assigning `nil` removes the key.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for entry in entries where entry.key == key { return entry.value }
+            return nil
+        }
+        set {
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append((key, newValue))
+            }
+        }
+    }
+
+    /// Appends a key the caller knows is new (the parser checks duplicates itself).
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        entries.append((key, value))
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        return lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
+    }
+}

@@ -1,0 +1,89 @@
+/// Serializes `JSONValue` trees: pretty-printed with sorted keys for files and
+/// `--json` output (stable diffs and golden files), or compact for JSON Lines.
+public struct JSONWriter: Sendable {
+    public enum Style: Sendable { case pretty, compact }
+
+    public var style: Style
+    public var sortKeys: Bool
+
+    public init(style: Style = .pretty, sortKeys: Bool = true) {
+        self.style = style
+        self.sortKeys = sortKeys
+    }
+
+    /// The text of `value`, ending in a newline when pretty.
+    public func string(_ value: JSONValue) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(value, indent: 0, into: &out)
+        if style == .pretty { out.append(0x0A) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `value`, ending in a newline when pretty.
+    public func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(value, indent: 0, into: &out)
+        if style == .pretty { out.append(0x0A) }
+        return out
+    }
+
+    func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .string(let text): Self.writeString(text, into: &out)
+        case .array(let items):
+            guard !items.isEmpty else { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1, into: &out)
+                write(item, indent: indent + 1, into: &out)
+            }
+            newline(indent, into: &out)
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
+            let entries = sortKeys ? object.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.entries
+            for (offset, entry) in entries.enumerated() {
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1, into: &out)
+                Self.writeString(entry.key, into: &out)
+                out.append(contentsOf: (style == .pretty ? ": " : ":").utf8)
+                write(entry.value, indent: indent + 1, into: &out)
+            }
+            newline(indent, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private func newline(_ indent: Int, into out: inout [UInt8]) {
+        guard style == .pretty else { return }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0x00..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

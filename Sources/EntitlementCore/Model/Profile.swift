@@ -1,0 +1,96 @@
+import Foundation
+
+/// A customer: ids, attributes, every transaction, and renewal info per subscription.
+public struct Profile: Equatable, Sendable {
+    public var profileID: String?
+    public var customerUserID: String
+    public var createdAt: Date?
+    /// Attribute values are strings or numbers, as in Adapty's profile.
+    public var customAttributes: JSONObject
+    public var transactions: [Transaction]
+    /// Keyed by `original_transaction_id`.
+    public var renewalInfo: [String: RenewalInfo]
+    /// The object as read, with fields this version does not know.
+    public var raw: JSONObject
+
+    public enum CodingKeys: String {
+        case schemaVersion = "schema_version"
+        case profileID = "profile_id"
+        case customerUserID = "customer_user_id"
+        case createdAt = "created_at"
+        case customAttributes = "custom_attributes"
+        case transactions
+        case renewalInfo = "renewal_info"
+    }
+
+    public init(profileID: String?, customerUserID: String, createdAt: Date?) {
+        self.profileID = profileID
+        self.customerUserID = customerUserID
+        self.createdAt = createdAt
+        self.customAttributes = JSONObject()
+        self.transactions = []
+        self.renewalInfo = [:]
+        self.raw = JSONObject()
+    }
+
+    /// Renewal info of the subscription `transaction` belongs to.
+    public func renewal(for transaction: Transaction) -> RenewalInfo? {
+        renewalInfo[transaction.originalTransactionID]
+    }
+
+    /// The transaction with this id, if any.
+    public func transaction(id: String) -> Transaction? {
+        transactions.first { $0.transactionID == id }
+    }
+}
+
+extension Profile {
+    /// Reads a profile from its stored document.
+    public init(json value: JSONValue) throws(FieldError) {
+        typealias K = CodingKeys
+        let reader = try FieldReader(value, path: "")
+        try SchemaVersion.check(reader)
+        customerUserID = try reader.identifier(K.customerUserID.rawValue)
+        profileID = try reader.optionalString(K.profileID.rawValue)
+        createdAt = try reader.optionalDate(K.createdAt.rawValue)
+        customAttributes = try reader.optionalObject(K.customAttributes.rawValue)?.object ?? JSONObject()
+        for (key, attribute) in customAttributes.entries {
+            switch attribute {
+            case .string, .number, .null: continue
+            default:
+                throw FieldError(path: "custom_attributes.\(key)", message: "expected a string or a number, found \(attribute.kindDescription)")
+            }
+        }
+        var transactions: [Transaction] = []
+        let items = try reader.optionalArray(K.transactions.rawValue) ?? []
+        transactions.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            transactions.append(try Transaction(json: FieldReader(item, path: "transactions[\(index)]")))
+        }
+        self.transactions = transactions
+        var renewals: [String: RenewalInfo] = [:]
+        if let infos = try reader.optionalObject(K.renewalInfo.rawValue) {
+            for (key, item) in infos.object.entries {
+                renewals[key] = try RenewalInfo(json: FieldReader(item, path: infos.childPath(key)))
+            }
+        }
+        renewalInfo = renewals
+        raw = reader.object
+    }
+
+    /// The document to store.
+    public var json: JSONValue {
+        typealias K = CodingKeys
+        var object = raw
+        object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)
+        object.mergeString(K.profileID.rawValue, profileID)
+        object[K.customerUserID.rawValue] = .string(customerUserID)
+        object.mergeDate(K.createdAt.rawValue, createdAt)
+        object[K.customAttributes.rawValue] = .object(customAttributes)
+        object[K.transactions.rawValue] = .array(transactions.map(\.json))
+        object[K.renewalInfo.rawValue] = .object(JSONObject(renewalInfo.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))
+        return .object(object)
+    }
+
+    public static func == (lhs: Profile, rhs: Profile) -> Bool { lhs.json == rhs.json }
+}

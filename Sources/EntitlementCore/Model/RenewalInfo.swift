@@ -1,0 +1,56 @@
+import Foundation
+
+/// Renewal state of one subscription, keyed in the profile by `original_transaction_id`.
+public struct RenewalInfo: Equatable, Sendable {
+    public var willRenew: Bool?
+    public var unsubscribedAt: Date?
+    public var billingIssueDetectedAt: Date?
+    public var gracePeriodExpiresAt: Date?
+    public var isInBillingRetry: Bool?
+    /// The object as read, with fields this version does not know.
+    public var raw: JSONObject
+
+    public enum CodingKeys: String {
+        case willRenew = "will_renew"
+        case unsubscribedAt = "unsubscribed_at"
+        case billingIssueDetectedAt = "billing_issue_detected_at"
+        case gracePeriodExpiresAt = "grace_period_expires_at"
+        case isInBillingRetry = "is_in_billing_retry"
+    }
+
+    public init(
+        willRenew: Bool? = nil, unsubscribedAt: Date? = nil, billingIssueDetectedAt: Date? = nil,
+        gracePeriodExpiresAt: Date? = nil, isInBillingRetry: Bool? = nil
+    ) {
+        self.willRenew = willRenew
+        self.unsubscribedAt = unsubscribedAt
+        self.billingIssueDetectedAt = billingIssueDetectedAt
+        self.gracePeriodExpiresAt = gracePeriodExpiresAt
+        self.isInBillingRetry = isInBillingRetry
+        self.raw = JSONObject()
+    }
+
+    public init(json reader: FieldReader) throws(FieldError) {
+        willRenew = try reader.optionalBool(CodingKeys.willRenew.rawValue)
+        unsubscribedAt = try reader.optionalDate(CodingKeys.unsubscribedAt.rawValue)
+        billingIssueDetectedAt = try reader.optionalDate(CodingKeys.billingIssueDetectedAt.rawValue)
+        gracePeriodExpiresAt = try reader.optionalDate(CodingKeys.gracePeriodExpiresAt.rawValue)
+        isInBillingRetry = try reader.optionalBool(CodingKeys.isInBillingRetry.rawValue)
+        raw = reader.object
+    }
+
+    /// The object to store: the raw object with the known fields written over it.
+    public var json: JSONValue {
+        var object = raw
+        object.merge(CodingKeys.willRenew.rawValue, willRenew.map(JSONValue.bool))
+        object.mergeDate(CodingKeys.unsubscribedAt.rawValue, unsubscribedAt)
+        object.mergeDate(CodingKeys.billingIssueDetectedAt.rawValue, billingIssueDetectedAt)
+        object.mergeDate(CodingKeys.gracePeriodExpiresAt.rawValue, gracePeriodExpiresAt)
+        object.merge(CodingKeys.isInBillingRetry.rawValue, isInBillingRetry.map(JSONValue.bool))
+        return .object(object)
+    }
+
+    public static func == (lhs: RenewalInfo, rhs: RenewalInfo) -> Bool {
+        lhs.json == rhs.json
+    }
+}

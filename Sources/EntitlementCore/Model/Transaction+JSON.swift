@@ -1,0 +1,83 @@
+import Foundation
+
+extension Transaction {
+    /// Reads a transaction from its stored object.
+    public init(json reader: FieldReader) throws(FieldError) {
+        typealias K = CodingKeys
+        transactionID = try reader.identifier(K.transactionID.rawValue)
+        originalTransactionID = try reader.optionalString(K.originalTransactionID.rawValue) ?? transactionID
+        type = TransactionType(rawValue: try reader.identifier(K.type.rawValue))
+        productID = try reader.optionalString(K.productID.rawValue)
+        entitlement = try reader.optionalString(K.entitlement.rawValue)
+        if type == .manualGrant {
+            if entitlement?.isEmpty ?? true {
+                throw FieldError(path: reader.childPath(K.entitlement.rawValue), message: "a manual_grant needs the entitlement it grants")
+            }
+        } else if productID?.isEmpty ?? true {
+            throw FieldError(path: reader.childPath(K.productID.rawValue), message: "required field is missing")
+        }
+        let storeName = try reader.optionalString(K.store.rawValue)
+        if storeName == nil, type != .manualGrant { throw FieldError(path: reader.childPath(K.store.rawValue), message: "required field is missing") }
+        store = Store(rawValue: storeName ?? Store.manual.rawValue)
+        purchasedAt = try reader.date(K.purchasedAt.rawValue)
+        startsAt = try reader.optionalDate(K.startsAt.rawValue)
+        expiresAt = try reader.optionalDate(K.expiresAt.rawValue)
+        revokedAt = try reader.optionalDate(K.revokedAt.rawValue)
+        revocationReason = try reader.optionalString(K.revocationReason.rawValue)
+        revokedBy = try reader.optionalString(K.revokedBy.rawValue)
+        environment = Environment(rawValue: try reader.optionalString(K.environment.rawValue) ?? Environment.production.rawValue)
+        ownershipType = OwnershipType(rawValue: try reader.optionalString(K.ownershipType.rawValue) ?? OwnershipType.owner.rawValue)
+        offerCode = try reader.optionalString(K.offerCode.rawValue)
+        price = try reader.optionalNumber(K.price.rawValue)
+        currency = try reader.optionalString(K.currency.rawValue)
+        grantedAt = try reader.optionalDate(K.grantedAt.rawValue)
+        grantedBy = try reader.optionalString(K.grantedBy.rawValue)
+        reason = try reader.optionalString(K.reason.rawValue)
+        idempotencyKey = try reader.optionalString(K.idempotencyKey.rawValue)
+        _ = try reader.optionalObject(K.vendor.rawValue)
+        raw = reader.object
+    }
+
+    /// The object to store: the raw object with the known fields written over it,
+    /// so unknown fields and the file's own spelling of unchanged values survive.
+    public var json: JSONValue {
+        typealias K = CodingKeys
+        var object = raw
+        object[K.transactionID.rawValue] = .string(transactionID)
+        if object[K.originalTransactionID.rawValue] != nil || originalTransactionID != transactionID {
+            object[K.originalTransactionID.rawValue] = .string(originalTransactionID)
+        }
+        object.mergeString(K.productID.rawValue, productID)
+        object[K.store.rawValue] = .string(store.rawValue)
+        object[K.type.rawValue] = .string(type.rawValue)
+        object.mergeDate(K.purchasedAt.rawValue, purchasedAt)
+        object.mergeDate(K.startsAt.rawValue, startsAt)
+        if let expiresAt {
+            object.mergeDate(K.expiresAt.rawValue, expiresAt)
+        } else if object[K.expiresAt.rawValue] != nil {
+            object[K.expiresAt.rawValue] = .null  // an explicit "never expires" stays explicit
+        }
+        object.mergeDate(K.revokedAt.rawValue, revokedAt)
+        object.mergeString(K.revocationReason.rawValue, revocationReason)
+        object.mergeString(K.revokedBy.rawValue, revokedBy)
+        if object[K.environment.rawValue] != nil || environment != .production {
+            object[K.environment.rawValue] = .string(environment.rawValue)
+        }
+        if object[K.ownershipType.rawValue] != nil || ownershipType != .owner {
+            object[K.ownershipType.rawValue] = .string(ownershipType.rawValue)
+        }
+        object.mergeString(K.offerCode.rawValue, offerCode)
+        object.mergeNumber(K.price.rawValue, price)
+        object.mergeString(K.currency.rawValue, currency)
+        object.mergeString(K.entitlement.rawValue, entitlement)
+        object.mergeDate(K.grantedAt.rawValue, grantedAt)
+        object.mergeString(K.grantedBy.rawValue, grantedBy)
+        object.mergeString(K.reason.rawValue, reason)
+        object.mergeString(K.idempotencyKey.rawValue, idempotencyKey)
+        return .object(object)
+    }
+
+    public static func == (lhs: Transaction, rhs: Transaction) -> Bool {
+        lhs.json == rhs.json
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// How long a manual grant lasts: calendar months plus exact seconds, or lifetime.
+///
+/// Months and years are calendar months and years in UTC (Jan 31 + 1 month is the
+/// last day of February); days, weeks and hours are exact (86,400 s, 7 days, 3,600 s).
+public struct GrantDuration: Equatable, Sendable {
+    public var months: Int
+    public var seconds: Int
+
+    public init(months: Int = 0, seconds: Int = 0) {
+        self.months = months
+        self.seconds = seconds
+    }
+
+    /// RevenueCat's promotional durations, by name.
+    public static let named: [(String, GrantDuration?)] = [
+        ("daily", GrantDuration(seconds: 86_400)), ("three_day", GrantDuration(seconds: 3 * 86_400)),
+        ("weekly", GrantDuration(seconds: 7 * 86_400)), ("two_week", GrantDuration(seconds: 14 * 86_400)),
+        ("monthly", GrantDuration(months: 1)), ("two_month", GrantDuration(months: 2)),
+        ("three_month", GrantDuration(months: 3)), ("six_month", GrantDuration(months: 6)),
+        ("yearly", GrantDuration(months: 12)), ("lifetime", nil),
+    ]
+
+    /// Parses `7d`, `2w`, `1m`, `1y`, `12h`, ISO 8601 (`P7D`, `P1M`, `PT12H`, `P1Y2M3DT4H5M6S`)
+    /// or a RevenueCat name. Returns `.some(nil)` for lifetime, nil when unreadable.
+    public static func parse(_ text: String) -> GrantDuration?? {
+        if let entry = named.first(where: { $0.0 == text }) { return .some(entry.1) }
+        if text.first == "P" || text.first == "p" { return parseISO(text.uppercased()).map { .some($0) } }
+        guard let unit = text.last, let amount = Int(text.dropLast()), amount > 0 else { return nil }
+        switch unit {
+        case "h": return GrantDuration(seconds: amount * 3600)
+        case "d": return GrantDuration(seconds: amount * 86_400)
+        case "w": return GrantDuration(seconds: amount * 7 * 86_400)
+        case "m": return GrantDuration(months: amount)
+        case "y": return GrantDuration(months: amount * 12)
+        default: return nil
+        }
+    }
+
+    private static func parseISO(_ text: String) -> GrantDuration? {
+        var duration = GrantDuration()
+        var inTime = false
+        var number = ""
+        var sawComponent = false
+        for character in text.dropFirst() {
+            if character.isASCII, character.isNumber { number.append(character); continue }
+            if character == "T" {
+                guard !inTime, number.isEmpty else { return nil }
+                inTime = true
+                continue
+            }
+            guard let value = Int(number), value <= 1_000_000 else { return nil }
+            number = ""
+            sawComponent = true
+            switch (character, inTime) {
+            case ("Y", false): duration.months += value * 12
+            case ("M", false): duration.months += value
+            case ("W", false): duration.seconds += value * 7 * 86_400
+            case ("D", false): duration.seconds += value * 86_400
+            case ("H", true): duration.seconds += value * 3600
+            case ("M", true): duration.seconds += value * 60
+            case ("S", true): duration.seconds += value
+            default: return nil
+            }
+        }
+        guard number.isEmpty, sawComponent else { return nil }
+        return duration
+    }
+
+    public var isPositive: Bool { months > 0 || seconds > 0 }
+
+    /// `date` plus this duration: months on the UTC calendar, then the seconds.
+    public func added(to date: Date) -> Date {
+        CivilDate.adding(months: months, to: date).addingTimeInterval(Double(seconds))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What `revoke` was asked to do.
+public struct RevokeRequest: Equatable, Sendable {
+    public var entitlement: String
+    /// Revoke this one transaction only.
+    public var transactionID: String?
+    /// Also revoke store purchases (support handled a refund outside the store).
+    public var includeStore: Bool
+    public var reason: String?
+    public var actor: String
+
+    public init(entitlement: String, transactionID: String? = nil, includeStore: Bool = false, reason: String? = nil, actor: String) {
+        self.entitlement = entitlement
+        self.transactionID = transactionID
+        self.includeStore = includeStore
+        self.reason = reason
+        self.actor = actor
+    }
+}
+
+/// Sets `revoked_at` on the transactions a revoke covers; never deletes anything.
+public enum RevokePlanner {
+    /// The reason recorded when none is given.
+    public static let defaultReason = "revoked by support"
+
+    /// Returns the changed profile and the ids of the transactions it revoked (empty: nothing changed).
+    public static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(EntitlementError) -> (Profile, [String]) {
+        var profile = profile
+        let targets: [Int]
+        if let id = request.transactionID {
+            guard let index = profile.transactions.firstIndex(where: { $0.transactionID == id }) else {
+                throw .notFound("no transaction '\(Terminal.escape(id))' in the profile of '\(Terminal.escape(profile.customerUserID))'")
+            }
+            let transaction = profile.transactions[index]
+            guard engine.transaction(transaction, unlocks: request.entitlement) else {
+                throw .usage("transaction '\(Terminal.escape(id))' does not give '\(Terminal.escape(request.entitlement))'.", command: "revoke")
+            }
+            if !transaction.isManualGrant, !request.includeStore {
+                throw .usage("transaction '\(Terminal.escape(id))' is a \(transaction.store.rawValue) purchase; add --include-store to revoke a store purchase.", command: "revoke")
+            }
+            targets = transaction.isRevoked(at: now) ? [] : [index]
+        } else {
+            targets = profile.transactions.indices.filter { index in
+                let transaction = profile.transactions[index]
+                guard transaction.isManualGrant || request.includeStore else { return false }
+                guard transaction.type != .consumablePurchase, engine.transaction(transaction, unlocks: request.entitlement) else { return false }
+                return transaction.revokedAt == nil && (transaction.expiresAt.map { $0 > now } ?? true)
+            }
+        }
+        for index in targets {
+            profile.transactions[index].revokedAt = now
+            profile.transactions[index].revokedBy = request.actor
+            profile.transactions[index].revocationReason = request.reason ?? defaultReason
+        }
+        return (profile, targets.map { profile.transactions[$0].transactionID })
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
+enum ProfileJSON {
+    static func render(_ profile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> JSONObject {
+        var object = JSONObject()
+        object["profile_id"] = .string(profile.profileID)
+        object["customer_user_id"] = .string(profile.customerUserID)
+        object["created_at"] = .string(profile.createdAt.map(ISODate.format))
+        object["evaluated_at"] = .string(ISODate.format(date))
+        var levels = JSONObject()
+        var explanations = JSONObject()
+        for id in engine.entitlementIDs(for: profile) {
+            let evaluation = engine.evaluate(id, for: profile, at: date)
+            levels[id] = .object(evaluation.accessLevel.json)
+            if explain { explanations[id] = .object(ExplanationRenderer.json(evaluation)) }
+        }
+        object["access_levels"] = .object(levels)
+        if explain { object["explanations"] = .object(explanations) }
+        object["subscriptions"] = .object(subscriptions(profile, engine: engine, at: date))
+        object["non_subscriptions"] = .object(nonSubscriptions(profile, engine: engine, at: date))
+        object["custom_attributes"] = .object(profile.customAttributes)
+        object["total_revenue_usd"] = .double(totalRevenueUSD(profile))
+        return object
+    }
+
+    /// The latest transaction of each subscription product, keyed by product id.
+    static func subscriptions(_ profile: Profile, engine: StatusEngine, at date: Date) -> JSONObject {
+        var latest: [String: Transaction] = [:]
+        for transaction in profile.transactions where !transaction.isManualGrant && isSubscription(transaction) {
+            guard let productID = transaction.productID else { continue }
+            if let current = latest[productID], !StatusEngine.recencyOrder(current, transaction) { continue }
+            latest[productID] = transaction
+        }
+        var object = JSONObject()
+        for (productID, transaction) in latest.sorted(by: { $0.key < $1.key }) {
+            let chain = profile.transactions.filter { $0.originalTransactionID == transaction.originalTransactionID }
+            let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chain.compactMap(\.expiresAt).max() ?? .distantPast])
+            let renewal = profile.renewal(for: transaction)
+            let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
+            var inGrace = false
+            if case .inGracePeriod = verdict { inGrace = true }
+            object[productID] = .object(JSONObject([
+                ("is_active", .bool(verdict.givesAccess)),
+                ("is_lifetime", .bool(transaction.expiresAt == nil)),
+                ("expires_at", .string(transaction.expiresAt.map(ISODate.format))),
+                ("starts_at", .string(ISODate.format(transaction.effectiveStart))),
+                ("activated_at", .string(ISODate.format(first.effectiveStart))),
+                ("renewed_at", .string(first.transactionID == transaction.transactionID ? nil : ISODate.format(transaction.purchasedAt))),
+                ("vendor_product_id", .string(productID)),
+                ("vendor_transaction_id", .string(transaction.transactionID)),
+                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
+                ("store", .string(transaction.store.rawValue)),
+                ("will_renew", .bool(renewal?.willRenew ?? false)),
+                ("is_in_grace_period", .bool(inGrace)),
+                ("unsubscribed_at", .string(renewal?.unsubscribedAt.map(ISODate.format))),
+                ("billing_issue_detected_at", .string(renewal?.billingIssueDetectedAt.map(ISODate.format))),
+                ("is_sandbox", .bool(transaction.environment == .sandbox)),
+                ("is_refund", .bool(transaction.revokedAt != nil)),
+                ("period_type", .string(StatusEngine.periodType(of: transaction).rawValue)),
+            ]))
+        }
+        return object
+    }
+
+    /// One-time purchases, keyed by product id, each an array in purchase order.
+    static func nonSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date) -> JSONObject {
+        var object = JSONObject()
+        let purchases = profile.transactions.filter { !$0.isManualGrant && !isSubscription($0) }.sorted { $0.purchasedAt < $1.purchasedAt }
+        for transaction in purchases {
+            guard let productID = transaction.productID else { continue }
+            let entry = JSONValue.object(JSONObject([
+                ("purchase_id", .string(transaction.transactionID)),
+                ("vendor_product_id", .string(productID)),
+                ("vendor_transaction_id", .string(transaction.transactionID)),
+                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
+                ("store", .string(transaction.store.rawValue)),
+                ("purchased_at", .string(ISODate.format(transaction.purchasedAt))),
+                ("is_one_time", .bool(transaction.type == .consumablePurchase)),
+                ("is_sandbox", .bool(transaction.environment == .sandbox)),
+                ("is_refund", .bool(transaction.revokedAt != nil)),
+            ]))
+            if case .array(var items)? = object[productID] { items.append(entry); object[productID] = .array(items) } else { object[productID] = .array([entry]) }
+        }
+        return object
+    }
+
+    static func isSubscription(_ transaction: Transaction) -> Bool {
+        transaction.type.isSubscription || (!TransactionType.known.contains(transaction.type) && transaction.expiresAt != nil)
+    }
+
+    /// USD prices of transactions not refunded; other currencies are not converted.
+    static func totalRevenueUSD(_ profile: Profile) -> Double {
+        let cents = profile.transactions.reduce(0.0) { sum, transaction in
+            guard transaction.revokedAt == nil, transaction.currency?.uppercased() == "USD", let price = transaction.price else { return sum }
+            return sum + (price * 100).rounded()
+        }
+        return cents / 100
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// A store directory: `config.json`, one file per profile, and the writer lock.
+///
+/// Reads open exactly the files they need: a lookup by user id reads that
+/// profile's file only, whatever the size of the store.
+public struct EntitlementStore: Sendable {
+    public let root: String
+    /// How long writers wait for the lock (seconds).
+    public var lockTimeout: Double
+    /// Writes fsync file and directory. Off only for generating benchmark stores.
+    public var durable = true
+
+    public static let configFileName = "config.json"
+    public static let profilesDirectory = "profiles"
+    public static let profileIDIndexDirectory = "index/profile-id"
+    public static let lockFileName = ".lock"
+    public static let defaultLockTimeout = 10.0
+
+    public init(root: String, lockTimeout: Double = EntitlementStore.defaultLockTimeout) {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.lockTimeout = lockTimeout
+    }
+
+    public var configPath: String { "\(root)/\(Self.configFileName)" }
+    var profilesPath: String { "\(root)/\(Self.profilesDirectory)" }
+
+    /// The file that holds (or would hold) the profile of `userID`.
+    public func profilePath(for userID: String) -> String {
+        "\(profilesPath)/\(ProfileFileName.name(for: userID)).json"
+    }
+
+    func profileIDIndexPath(for profileID: String) -> String {
+        "\(root)/\(Self.profileIDIndexDirectory)/\(ProfileFileName.name(for: profileID))"
+    }
+
+    /// Throws `storeMissing` unless `root` holds a store.
+    public func requireExists() throws(EntitlementError) {
+        guard FileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+    }
+
+    // MARK: Configuration
+
+    public func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
+        guard let bytes = try FileSystem.read(configPath) else { throw .storeMissing(path: root) }
+        let document = try Self.parse(bytes, path: configPath)
+        do {
+            return try ProductConfiguration(json: document)
+        } catch {
+            throw Self.fieldError(error, path: configPath)
+        }
+    }
+
+    public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
+        try FileSystem.writeAtomically(JSONWriter().bytes(configuration.json), to: configPath, durable: durable)
+    }
+
+    // MARK: Profiles
+
+    /// The profile of `userID`, or nil when the store has none.
+    public func loadProfile(userID: String) throws(EntitlementError) -> Profile? {
+        let path = profilePath(for: userID)
+        guard let bytes = try FileSystem.read(path) else {
+            try requireExists()
+            return nil
+        }
+        let profile = try Self.decodeProfile(bytes, path: path)
+        guard profile.customerUserID == userID else {
+            throw .invalidFile(path: path, detail: "misplaced profile: it holds customer_user_id '\(Terminal.escape(profile.customerUserID))', but its file name is for '\(Terminal.escape(userID))'")
+        }
+        return profile
+    }
+
+    /// The profile whose `profile_id` is `profileID`: through the index, else by a scan.
+    public func loadProfile(profileID: String) throws(EntitlementError) -> Profile? {
+        try requireExists()
+        if let bytes = try FileSystem.read(profileIDIndexPath(for: profileID)),
+           let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty,
+           let profile = try loadProfile(userID: userID), profile.profileID == profileID {
+            return profile
+        }
+        guard FileSystem.isDirectory(profilesPath) else { return nil }
+        for name in try FileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = "\(profilesPath)/\(name)"
+            guard let bytes = try FileSystem.read(path) else { continue }
+            let profile = try Self.decodeProfile(bytes, path: path)
+            if profile.profileID == profileID { return profile }
+        }
+        return nil
+    }
+
+    /// Writes `profile` atomically and durably, and its profile-id index entry.
+    /// Call only while holding the lock (`withWriteLock`).
+    public func saveProfile(_ profile: Profile) throws(EntitlementError) {
+        try FileSystem.makeDirectory(profilesPath)
+        try FileSystem.writeAtomically(JSONWriter().bytes(profile.json), to: profilePath(for: profile.customerUserID), durable: durable)
+        if let profileID = profile.profileID, !profileID.isEmpty {
+            let indexPath = profileIDIndexPath(for: profileID)
+            let userID = Array(profile.customerUserID.utf8)
+            if try FileSystem.read(indexPath) != userID {
+                try FileSystem.makeDirectory("\(root)/\(Self.profileIDIndexDirectory)")
+                try FileSystem.writeAtomically(userID, to: indexPath, durable: durable)
+            }
+        }
+    }
+
+    /// Runs a read-modify-write under the store's writer lock.
+    public func withWriteLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+        try requireExists()
+        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock(body)
+    }
+
+    // MARK: Decoding
+
+    static func parse(_ bytes: [UInt8], path: String) throws(EntitlementError) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw .invalidFile(path: path, detail: "invalid JSON at \(error.description)")
+        }
+    }
+
+    static func decodeProfile(_ bytes: [UInt8], path: String) throws(EntitlementError) -> Profile {
+        let document = try parse(bytes, path: path)
+        do {
+            return try Profile(json: document)
+        } catch {
+            throw fieldError(error, path: path)
+        }
+    }
+
+    static func fieldError(_ error: FieldError, path: String) -> EntitlementError {
+        if SchemaVersion.isNewer(error) { return .newerSchema(path: path, version: error.message) }
+        return .invalidFile(path: path, detail: error.description)
+    }
+}

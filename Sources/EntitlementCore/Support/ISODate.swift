@@ -1,0 +1,142 @@
+import Foundation
+
+/// ISO 8601 dates as the store and the command line accept and write them.
+///
+/// Accepts `Z`, `±HH:MM` and `±HHMM` offsets, 0 to 9 fractional digits, and a bare
+/// `YYYY-MM-DD` (midnight UTC). Writes UTC with `Z`, with milliseconds (or
+/// microseconds) only when needed. Hand-written because Foundation's formatters
+/// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
+public enum ISODate {
+    /// Parses `text`, or returns nil when it is not an accepted form.
+    public static func parse(_ text: String) -> Date? {
+        var bytes = Array(text.utf8)[...]
+        guard let year = number(&bytes, digits: 4), take(&bytes, "-"),
+              let month = number(&bytes, digits: 2), take(&bytes, "-"),
+              let day = number(&bytes, digits: 2),
+              (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        let days = CivilDate.daysFromCivil(year: year, month: month, day: day)
+        if bytes.isEmpty { return Date(timeIntervalSince1970: Double(days) * 86_400) }
+        guard take(&bytes, "T") || take(&bytes, "t") || take(&bytes, " "),
+              let hour = number(&bytes, digits: 2), take(&bytes, ":"),
+              let minute = number(&bytes, digits: 2), take(&bytes, ":"),
+              let second = number(&bytes, digits: 2),
+              hour < 24, minute < 60, second < 61
+        else { return nil }
+        var nanoseconds = 0
+        if take(&bytes, ".") || take(&bytes, ",") {
+            var digits = 0
+            while let byte = bytes.first, byte >= 0x30, byte <= 0x39 {
+                guard digits < 9 else { return nil }
+                nanoseconds = nanoseconds * 10 + Int(byte - 0x30)
+                digits += 1
+                bytes.removeFirst()
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<9 { nanoseconds *= 10 }
+        }
+        var offsetSeconds = 0
+        if take(&bytes, "Z") || take(&bytes, "z") {
+            // UTC
+        } else if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            bytes.removeFirst()
+            guard let offsetHours = number(&bytes, digits: 2) else { return nil }
+            _ = take(&bytes, ":")
+            guard let offsetMinutes = number(&bytes, digits: 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
+            offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        guard bytes.isEmpty else { return nil }
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// `2026-01-15T12:00:00Z`, or `…:00.250Z` when the date has a fraction.
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var seconds = Int(interval.rounded(.down))
+        var micros = Int(((interval - Double(seconds)) * 1_000_000).rounded())
+        if micros >= 1_000_000 { seconds += 1; micros -= 1_000_000 }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let civil = CivilDate.civilFromDays(days)
+        var text = pad(civil.year, 4) + "-" + pad(civil.month, 2) + "-" + pad(civil.day, 2)
+        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if micros != 0 {
+            text += micros % 1000 == 0 ? "." + pad(micros / 1000, 3) : "." + pad(micros, 6)
+        }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func take(_ bytes: inout ArraySlice<UInt8>, _ character: Unicode.Scalar) -> Bool {
+        guard bytes.first == UInt8(character.value) else { return false }
+        bytes.removeFirst()
+        return true
+    }
+
+    private static func number(_ bytes: inout ArraySlice<UInt8>, digits: Int) -> Int? {
+        guard bytes.count >= digits else { return nil }
+        var value = 0
+        for _ in 0..<digits {
+            let byte = bytes.removeFirst()
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic in UTC (Howard Hinnant's algorithms).
+public enum CivilDate {
+    public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01.
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `date` moved by whole calendar months in UTC; the day is clamped to the
+    /// month's length (Jan 31 + 1 month = Feb 28 or 29), the time of day kept.
+    public static func adding(months: Int, to date: Date) -> Date {
+        let interval = date.timeIntervalSince1970
+        let days = Int((interval / 86_400).rounded(.down))
+        let timeOfDay = interval - Double(days) * 86_400
+        let civil = civilFromDays(days)
+        let monthIndex = civil.year * 12 + (civil.month - 1) + months
+        let year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
+        let month = monthIndex - year * 12 + 1
+        let day = min(civil.day, daysIn(month: month, year: year))
+        return Date(timeIntervalSince1970: Double(daysFromCivil(year: year, month: month, day: day)) * 86_400 + timeOfDay)
+    }
+}
