@@ -10,8 +10,8 @@ extension StatusEngine {
             state = .billingRetry
         }
         var level = AccessLevel(id: id, state: state)
-        level.isLifetime = state.isActive && transaction.expiresAt == nil
-        level.expiresAt = transaction.expiresAt
+        level.expiresAt = state == .active ? Self.continuousEnd(from: transaction, candidates: candidates) : transaction.expiresAt
+        level.isLifetime = state.isActive && level.expiresAt == nil
         level.startsAt = transaction.effectiveStart
         let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
         let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
@@ -35,6 +35,22 @@ extension StatusEngine {
             level.gracePeriodExpiresAt = renewal.gracePeriodExpiresAt
         }
         return level
+    }
+
+    /// When access from `transaction` really ends: back-to-back grants and purchases
+    /// that start by the time the previous one ends carry it on (a chained grant).
+    static func continuousEnd(from transaction: Transaction, candidates: [Transaction]) -> Date? {
+        guard var end = transaction.expiresAt else { return nil }
+        let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase }
+        var extended = true
+        while extended {
+            extended = false
+            for next in following where next.effectiveStart <= end {
+                guard let nextEnd = next.expiresAt else { return nil }
+                if nextEnd > end { end = nextEnd; extended = true }
+            }
+        }
+        return end
     }
 
     static func periodType(of transaction: Transaction) -> PeriodType {

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import EntitlementCore
+
+/// The fixed instant the demo store is described at (Fixtures/README.md).
+let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!
+
+/// The repository root, found from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+let demoStorePath = repositoryRoot + "/Fixtures/demo-store"
+
+/// What one in-process run of the CLI printed and returned.
+struct CLIResult {
+    var stdout: String
+    var stderr: String
+    var exitCode: Int32
+}
+
+/// Runs the CLI in-process with captured streams and a fixed clock.
+func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
+            loginName: String? = "tester") -> CLIResult {
+    let stdout = EntitlementCore.OutputStream(capturingAsTerminal: false)
+    let stderr = EntitlementCore.OutputStream(capturingAsTerminal: false)
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: EntitlementCore.InputStream(text: stdin),
+                          now: { now }, loginName: loginName)
+    let code = CLI(context: context).run(arguments)
+    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// A fresh temporary directory for one test, removed when the value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("entitlement-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A copy of the demo store inside this directory.
+    func copyOfDemoStore() -> String {
+        let destination = path + "/store"
+        try! FileManager.default.copyItem(atPath: demoStorePath, toPath: destination)
+        return destination
+    }
+
+    /// An empty store with the given configuration JSON.
+    func store(config: String = #"{"schema_version": 1, "entitlements": {"premium": {"products": ["com.example.monthly"]}}}"#) -> String {
+        let root = path + "/store"
+        try! FileManager.default.createDirectory(atPath: root + "/profiles", withIntermediateDirectories: true)
+        try! config.write(toFile: root + "/config.json", atomically: true, encoding: .utf8)
+        return root
+    }
+}
+
+func readFile(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+func writeFile(_ path: String, _ text: String) {
+    try! text.write(toFile: path, atomically: false, encoding: .utf8)
+}
+
+/// Compares `actual` with a golden file in Tests/EntitlementCoreTests/Golden.
+/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only.
+func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let path = repositoryRoot + "/Tests/EntitlementCoreTests/Golden/\(name)"
+    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        writeFile(path, actual)
+        return
+    }
+    guard let expected = readFile(path) else {
+        Issue.record("missing golden file \(name); run RECORD_SNAPSHOTS=1 make test", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
+}
