@@ -11,6 +11,6 @@ let package = Package(
         .target(name: "EntitlementCore"),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore"]),
+        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore"], exclude: ["Golden"]),
     ]
 )

@@ -26,6 +26,7 @@ public enum Command: Sendable {
         case "help":
             guard arguments.count > 1 else { return .help(nil) }
             guard arguments.count == 2 else { throw .usage("help takes at most one command.", command: "help") }
+            if arguments[1] == helpSpec.name || arguments[1] == "--help" || arguments[1] == "-h" { return .help(helpSpec) }
             return .help(try commandType(named: arguments[1]).spec)
         default:
             let type = try commandType(named: first)

@@ -55,6 +55,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
                                           reason: request.reason, actor: options.resolvedActor(context))
         let apply = { () throws(EntitlementError) -> (Profile, [String]) in
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
+            try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
             let (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
             if !revoked.isEmpty, !options.dryRun { try store.saveProfile(changed) }
             return (changed, revoked)
@@ -63,5 +64,15 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
         MutationReport.revoke(profile: profile, revoked: revoked, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
         return .success
+    }
+
+    /// A typo must not pass as "nothing to revoke": the entitlement must be configured
+    /// or named by a manual grant in this profile.
+    static func requireKnown(_ entitlement: String, in profile: Profile, engine: StatusEngine, configPath: String) throws(EntitlementError) {
+        let known = engine.entitlementIDs(for: profile)
+        guard !known.contains(entitlement) else { return }
+        let suggestion = Suggestion.closest(to: entitlement, in: known).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
+        throw .usage("entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)",
+                     hint: "Configured: \(known.map(Terminal.escape).joined(separator: ", ")) (\(Terminal.escape(configPath))).", command: spec.name)
     }
 }

@@ -5,9 +5,6 @@ enum ExplanationRenderer {
     static func text(_ evaluation: Evaluation, at date: Date, style: Style) -> String {
         let level = evaluation.accessLevel
         var out = "\(style.bold(Terminal.escape(level.id))): \(style.state(level.state.rawValue, level.state)) - \(evaluation.decision)\n"
-        if evaluation.considerations.isEmpty {
-            out += "  no transaction unlocks \(Terminal.escape(level.id))\n"
-        }
         for consideration in evaluation.considerations {
             let transaction = consideration.transaction
             let marker = consideration.isDecisive ? "=>" : (consideration.verdict.givesAccess ? "+ " : "- ")

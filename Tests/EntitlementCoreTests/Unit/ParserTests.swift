@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import EntitlementCore
+
+extension Unit {
+    /// `Command.parse` on valid command lines: the right command with the right values.
+    struct ParserTests {
+        typealias F = Fixture
+
+        /// The parsed command of type `C`, or nil (with a recorded issue) for anything else.
+        func parse<C: RunnableCommand>(_ arguments: [String], as type: C.Type) throws -> C? {
+            guard case .run(let command) = try Command.parse(arguments) else {
+                Issue.record("\(arguments) did not parse to a command to run")
+                return nil
+            }
+            return command as? C
+        }
+
+        func helpName(_ arguments: [String]) throws -> String?? {
+            guard case .help(let spec) = try Command.parse(arguments) else { return nil }
+            return .some(spec?.name)
+        }
+
+        // MARK: check
+
+        @Test func checkDefaults() throws {
+            let check = try #require(try parse(["check", "alice@example.com"], as: CheckCommand.self))
+            #expect(check.subject == .single(.user("alice@example.com")))
+            #expect(check.entitlement == "premium")
+            #expect(check.store == nil && check.at == nil)
+            #expect(check.environment == .any)
+            #expect(!check.quiet && !check.json && !check.strict && !check.explain)
+        }
+
+        @Test func checkWithEveryOption() throws {
+            let check = try #require(try parse(
+                ["check", "alice", "sports", "--store", "store", "--at", "2026-01-15T13:00:00+01:00", "--environment", "sandbox",
+                 "--json", "--strict", "--explain"], as: CheckCommand.self))
+            #expect(check.subject == .single(.user("alice")))
+            #expect(check.entitlement == "sports")
+            #expect(check.store == "store")
+            #expect(check.at == F.date("2026-01-15T12:00:00Z"))
+            #expect(check.environment == .sandbox)
+            #expect(check.json && check.strict && check.explain && !check.quiet)
+        }
+
+        @Test func checkInlineValuesShortFlagsAndDoubleDash() throws {
+            let inline = try #require(try parse(["check", "alice", "--at=2026-01-15", "--environment=production", "-q"], as: CheckCommand.self))
+            #expect(inline.at == F.date("2026-01-15T00:00:00Z"))
+            #expect(inline.environment == .production)
+            #expect(inline.quiet)
+            let dashed = try #require(try parse(["check", "--", "-alice", "--json"], as: CheckCommand.self))
+            #expect(dashed.subject == .single(.user("-alice")))
+            #expect(dashed.entitlement == "--json")
+        }
+
+        @Test func checkStdinAndProfileID() throws {
+            let batch = try #require(try parse(["check", "--stdin", "sports", "--quiet"], as: CheckCommand.self))
+            #expect(batch.subject == .standardInput)
+            #expect(batch.entitlement == "sports")
+            let byProfile = try #require(try parse(["check", "--profile-id", "6b1c", "sports"], as: CheckCommand.self))
+            #expect(byProfile.subject == .single(.profileID("6b1c")))
+            #expect(byProfile.entitlement == "sports")
+        }
+
+        // MARK: status, history
+
+        @Test func status() throws {
+            let status = try #require(try parse(
+                ["status", "alice", "--at", "2026-01-15", "--environment", "production", "--json", "--explain", "--store", "s"], as: StatusCommand.self))
+            #expect(status.lookup == .user("alice"))
+            #expect(status.at == F.date("2026-01-15T00:00:00Z"))
+            #expect(status.environment == .production)
+            #expect(status.json && status.explain)
+            #expect(status.store == "s")
+            let byProfile = try #require(try parse(["status", "--profile-id", "6b1c"], as: StatusCommand.self))
+            #expect(byProfile.lookup == .profileID("6b1c"))
+            #expect(!byProfile.json && byProfile.at == nil && byProfile.environment == .any)
+        }
+
+        @Test func history() throws {
+            let history = try #require(try parse(
+                ["history", "alice", "--entitlement", "premium", "--since", "2026-01-01", "--limit", "5", "--json"], as: HistoryCommand.self))
+            #expect(history.lookup == .user("alice"))
+            #expect(history.entitlement == "premium")
+            #expect(history.since == F.date("2026-01-01T00:00:00Z"))
+            #expect(history.limit == 5)
+            #expect(history.json)
+            let plain = try #require(try parse(["history", "alice"], as: HistoryCommand.self))
+            #expect(plain.entitlement == nil && plain.since == nil && plain.limit == nil && !plain.json)
+        }
+
+        // MARK: grant, revoke
+
+        @Test func grantWithEveryOption() throws {
+            let grant = try #require(try parse(
+                ["grant", "alice", "premium", "--duration", "1m", "--starts", "2026-02-01", "--reason", "Outage INC-42", "--actor", "dana",
+                 "--idempotency-key", "INC-42-alice", "--dry-run", "--json", "--lock-timeout", "2.5", "--store", "s"], as: GrantCommand.self))
+            #expect(grant.userID == "alice")
+            #expect(grant.entitlement == "premium")
+            #expect(grant.term == .duration(GrantDuration(months: 1)))
+            #expect(grant.startsAt == F.date("2026-02-01T00:00:00Z"))
+            #expect(grant.reason == "Outage INC-42")
+            #expect(grant.idempotencyKey == "INC-42-alice")
+            #expect(grant.options.store == "s")
+            #expect(grant.options.actor == "dana")
+            #expect(grant.options.lockTimeout == "2.5")
+            #expect(grant.options.dryRun && grant.options.json)
+        }
+
+        @Test(arguments: [
+            (["--duration", "7d"], GrantRequest.Term.duration(GrantDuration(seconds: 7 * 86_400))),
+            (["--duration", "P1Y"], .duration(GrantDuration(months: 12))),
+            (["--duration", "lifetime"], .lifetime),
+            (["--lifetime"], .lifetime),
+            (["--until", "2026-12-31"], .until(F.date("2026-12-31T00:00:00Z"))),
+        ])
+        func grantTerm(options: [String], expected: GrantRequest.Term) throws {
+            let grant = try #require(try parse(["grant", "bob", "premium"] + options, as: GrantCommand.self))
+            #expect(grant.term == expected)
+            #expect(grant.startsAt == nil && grant.reason == nil && grant.idempotencyKey == nil)
+            #expect(grant.options.store == nil && grant.options.actor == nil && grant.options.lockTimeout == nil)
+            #expect(!grant.options.dryRun && !grant.options.json)
+        }
+
+        @Test func revoke() throws {
+            let revoke = try #require(try parse(
+                ["revoke", "alice", "premium", "--transaction", "t1", "--include-store", "--reason", "Refund 981", "--actor", "dana"], as: RevokeCommand.self))
+            #expect(revoke.userID == "alice")
+            #expect(revoke.request == .init(entitlement: "premium", transactionID: "t1", includeStore: true, reason: "Refund 981"))
+            #expect(revoke.options.actor == "dana")
+            let plain = try #require(try parse(["revoke", "alice", "premium"], as: RevokeCommand.self))
+            #expect(plain.request == .init(entitlement: "premium", transactionID: nil, includeStore: false, reason: nil))
+        }
+
+        // MARK: init, path
+
+        @Test func initCommand() throws {
+            let defaults = try #require(try parse(["init"], as: InitCommand.self))
+            #expect(defaults.entitlements == ["premium"])
+            #expect(defaults.store == nil && !defaults.json)
+            let named = try #require(try parse(
+                ["init", "--store", "s", "--entitlement", "premium", "--entitlement", "sports", "--entitlement", "premium", "--json"], as: InitCommand.self))
+            #expect(named.entitlements == ["premium", "sports"])
+            #expect(named.store == "s" && named.json)
+        }
+
+        @Test func path() throws {
+            let path = try #require(try parse(["path", "../etc/passwd", "--json", "--store", "s"], as: PathCommand.self))
+            #expect(path.user == "../etc/passwd")
+            #expect(path.json && path.store == "s")
+        }
+
+        // MARK: help and version
+
+        @Test(arguments: [[], ["help"], ["--help"], ["-h"]])
+        func mainHelp(arguments: [String]) throws {
+            #expect(try helpName(arguments) == .some(nil))
+        }
+
+        @Test(arguments: [
+            (["help", "grant"], "grant"), (["grant", "--help"], "grant"), (["grant", "-h"], "grant"),
+            (["check", "alice", "--help"], "check"), (["grant", "--help", "--lifetime", "--duration", "1d"], "grant"),
+            (["status", "-qh"], nil), (["check", "-qh"], "check"),
+        ] as [([String], String?)])
+        func commandHelp(arguments: [String], expected: String?) throws {
+            if let expected {
+                #expect(try helpName(arguments) == .some(expected))
+            } else {
+                #expect(throws: EntitlementError.self) { try Command.parse(arguments) }
+            }
+        }
+
+        @Test(arguments: Command.specs.map(\.name).filter { $0 != "help" })
+        func helpNamesEveryCommand(name: String) throws {
+            #expect(try helpName(["help", name]) == .some(name))
+            #expect(try helpName([name, "--help"]) == .some(name))
+        }
+
+        /// BUG: `help` is listed under SUBCOMMANDS, yet `entitlement help help` fails with
+        /// "unknown command 'help'. Did you mean 'help'?" (exit 2).
+        @Test func helpExplainsItself() throws {
+            withKnownIssue("Command.commandType(named:) searches Command.all, which has no help command") {
+                #expect(try helpName(["help", "help"]) == .some("help"))
+            }
+        }
+
+        @Test(arguments: [["--version"], ["-V"]])
+        func version(arguments: [String]) throws {
+            guard case .version = try Command.parse(arguments) else {
+                Issue.record("\(arguments) is not .version")
+                return
+            }
+        }
+
+        @Test func helpListsEveryCommandOnce() {
+            #expect(Command.specs.map(\.name) == ["check", "status", "history", "grant", "revoke", "init", "path", "help"])
+        }
+    }
+}
