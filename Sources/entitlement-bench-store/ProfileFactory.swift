@@ -131,9 +131,7 @@ struct ProfileFactory: Sendable {
     /// renewals (Apple renews a sandbox month every 5 minutes, 12 times a day),
     /// years of production renewals, thousands of consumables, support grants.
     func heavyProfile(userID: String, transactions count: Int) -> Profile {
-        var rng = SplitMix64(seed: seed, stream: 0xFFFF_FFFF_0000_0001)
-        var builder = Builder(rng: rng, now: reference)
-        rng = builder.rng
+        var builder = Builder(rng: SplitMix64(seed: seed, stream: 0xFFFF_FFFF_0000_0001), now: reference)
         let store = Plan(product: Catalog.premiumMonthly, period: .month, usdPrice: 9.99, store: .appStore)
         // Production: a 36-month chain that lapsed, then a 24-month chain still renewing.
         let firstEnd = Builder.anchor(reference.addingTimeInterval(-Double(400 * Self.day)))
@@ -221,7 +219,7 @@ struct Builder {
 
     // MARK: Transactions
 
-    mutating func plan(_ product: String, _ period: Period, _ usd: Double) -> Plan {
+    func makePlan(_ product: String, _ period: Period, _ usd: Double) -> Plan {
         Plan(product: product, period: period, usdPrice: usd, store: store)
     }
 
@@ -343,9 +341,9 @@ struct Builder {
 
     mutating func subscriptionPlan(weekly: Int = 15) -> (Plan, Int) {
         switch rng.weighted([60, 25, weekly]) {
-        case 0: return (plan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(30))
-        case 1: return (plan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...3))
-        default: return (plan(Catalog.premiumWeekly, .week, 2.99), rng.skewed(30))
+        case 0: return (makePlan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(30))
+        case 1: return (makePlan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...3))
+        default: return (makePlan(Catalog.premiumWeekly, .week, 2.99), rng.skewed(30))
         }
     }
 
@@ -364,7 +362,7 @@ struct Builder {
                 renewal(lastOriginal, willRenew: false, unsubscribedAt: lastPurchase.addingTimeInterval(Double(rng.int(in: 60...window))))
             }
         case .trial:
-            let plan = plan(Catalog.premiumMonthly, .month, 9.99)
+            let plan = makePlan(Catalog.premiumMonthly, .month, 9.99)
             let types: (Int) -> TransactionType = { $0 == 0 ? .trialStarted : .subscriptionRenewed }
             let prices: (Int) -> Double = { $0 == 0 ? 0 : 9.99 }
             switch rng.weighted([50, 25, 25]) {
@@ -392,7 +390,7 @@ struct Builder {
             let count = introCount + rng.skewed(20) - 1
             let active = rng.chance(0.8)
             let lastExpiry = active ? at(Self.hour...27 * Self.day) : at(-300 * Self.day...(-Self.day))
-            chain(plan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: lastExpiry, count: count),
+            chain(makePlan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: lastExpiry, count: count),
                   types: { $0 == 0 ? .introStarted : $0 < introCount ? .introRenewed : .subscriptionRenewed },
                   usdPrice: { $0 < introCount ? 1.99 : 9.99 })
             if active {
@@ -401,7 +399,7 @@ struct Builder {
                 renewal(lastOriginal, willRenew: false, unsubscribedAt: lastExpiry.addingTimeInterval(-Double(rng.int(in: Self.hour...20 * Self.day))))
             }
         case .gracePeriod, .billingRetry:
-            let (plan, count) = rng.chance(0.8) ? (plan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(30)) : (plan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...3))
+            let (plan, count) = rng.chance(0.8) ? (makePlan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(30)) : (makePlan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...3))
             let lastExpiry = archetype == .gracePeriod ? at(-10 * Self.day...(-Self.hour)) : at(-55 * Self.day...(-20 * Self.day))
             chain(plan, regular(plan.period, lastExpiry: lastExpiry, count: count))
             let end = transactions[transactions.count - 1].expiresAt!
@@ -418,7 +416,7 @@ struct Builder {
                 renewal(lastOriginal, willRenew: false, unsubscribedAt: last.purchasedAt.addingTimeInterval(Double(rng.int(in: 60...window))))
             }
         case .refunded:
-            let (plan, count) = rng.chance(0.75) ? (plan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(20)) : (plan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...2))
+            let (plan, count) = rng.chance(0.75) ? (makePlan(Catalog.premiumMonthly, .month, 9.99), rng.skewed(20)) : (makePlan(Catalog.premiumAnnual, .year, 49.99), rng.int(in: 1...2))
             chain(plan, regular(plan.period, lastExpiry: at(Self.day...(plan.period.minimumSeconds - Self.day)), count: count))
             let index = transactions.count - 1
             let purchased = transactions[index].purchasedAt
@@ -428,7 +426,7 @@ struct Builder {
             renewal(lastOriginal, willRenew: false, unsubscribedAt: revoked)
         case .lifetime:
             if rng.chance(0.3) {
-                chain(plan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: at(-1_000 * Self.day...(-400 * Self.day)), count: rng.skewed(12)))
+                chain(makePlan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: at(-1_000 * Self.day...(-400 * Self.day)), count: rng.skewed(12)))
                 renewal(lastOriginal, willRenew: false, unsubscribedAt: transactions[transactions.count - 1].purchasedAt.addingTimeInterval(Double(Self.day)))
             }
             let bought = at(-390 * Self.day...(-Self.day))
@@ -444,7 +442,7 @@ struct Builder {
                 renewal(lastOriginal, willRenew: false, unsubscribedAt: transactions[transactions.count - 1].purchasedAt.addingTimeInterval(Double(Self.day)))
             }
         case .familySharing:
-            var plan = plan(Catalog.premiumMonthly, .month, 9.99)
+            var plan = makePlan(Catalog.premiumMonthly, .month, 9.99)
             plan.store = .appStore
             plan.ownership = .familySharing
             plan.priced = false
@@ -452,31 +450,31 @@ struct Builder {
             chain(plan, regular(.month, lastExpiry: active ? at(Self.hour...27 * Self.day) : at(-300 * Self.day...(-Self.day)), count: rng.skewed(24)))
             renewal(lastOriginal, willRenew: active)
         case .sandbox:
-            var plan = plan(Catalog.premiumWeekly, .week, 2.99)
+            var plan = makePlan(Catalog.premiumWeekly, .week, 2.99)
             plan.store = .appStore
             plan.environment = .sandbox
             let active = rng.chance(0.5)
             chain(plan, regular(.week, lastExpiry: active ? at(Self.hour...6 * Self.day) : at(-90 * Self.day...(-Self.hour)), count: rng.skewed(30)))
             renewal(lastOriginal, willRenew: active)
         case .multiEntitlement:
-            var science = plan(Catalog.scienceYearly, .year, 29.99)
+            var science = makePlan(Catalog.scienceYearly, .year, 29.99)
             science.store = .stripe
             chain(science, regular(.year, lastExpiry: at(-200 * Self.day...200 * Self.day), count: rng.int(in: 1...2)))
             renewal(lastOriginal, willRenew: rng.chance(0.6))
             let sportsActive = rng.chance(0.5)
-            chain(plan(Catalog.sportsMonthly, .month, 4.99),
+            chain(makePlan(Catalog.sportsMonthly, .month, 4.99),
                   regular(.month, lastExpiry: sportsActive ? at(Self.hour...27 * Self.day) : at(-200 * Self.day...(-Self.day)), count: rng.skewed(12)))
             renewal(lastOriginal, willRenew: sportsActive)
-            chain(plan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: at(Self.hour...27 * Self.day), count: rng.skewed(12)))
+            chain(makePlan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: at(Self.hour...27 * Self.day), count: rng.skewed(12)))
             renewal(lastOriginal, willRenew: true)
         case .consumablesOnly:
             for _ in 0..<rng.skewed(30) { consumable(at: at(-400 * Self.day...(-60))) }
         case .switchedPlans:
             let switchedAt = Self.anchor(at(-300 * Self.day...(-10 * Self.day)))
-            chain(plan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: switchedAt, count: rng.skewed(18)))
+            chain(makePlan(Catalog.premiumMonthly, .month, 9.99), regular(.month, lastExpiry: switchedAt, count: rng.skewed(18)))
             renewal(lastOriginal, willRenew: false, unsubscribedAt: switchedAt.addingTimeInterval(-Double(rng.int(in: Self.hour...5 * Self.day))))
             let years = CivilDate.adding(months: 12, to: switchedAt) > now ? 1 : 2
-            chain(plan(Catalog.premiumAnnual, .year, 49.99), regular(.year, lastExpiry: CivilDate.adding(months: 12 * years, to: switchedAt), count: years))
+            chain(makePlan(Catalog.premiumAnnual, .year, 49.99), regular(.year, lastExpiry: CivilDate.adding(months: 12 * years, to: switchedAt), count: years))
             renewal(lastOriginal, willRenew: true)
         }
     }

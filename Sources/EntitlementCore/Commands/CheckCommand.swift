@@ -96,10 +96,10 @@ public struct CheckCommand: RunnableCommand, Equatable {
                 throw .unknownEntitlement(entitlement, suggestion: Suggestion.closest(to: entitlement, in: configuration.entitlementIDs))
             }
         }
-        let userID: String
+        let userID: String?
         switch lookup {
         case .user(let id): userID = profile?.customerUserID ?? id
-        case .profileID: userID = profile?.customerUserID ?? ""
+        case .profileID: userID = profile?.customerUserID
         }
         let evaluation: Evaluation
         if let profile, let configuration {
@@ -117,7 +117,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
             context.stdout.write(JSONWriter().string(.object(object)))
         } else if !quiet {
             let style = Style(enabled: context.useColor)
-            context.stdout.write(AccessLevelText.checkLine(user: userID, level: level, at: date, hasProfile: profile != nil, style: style))
+            context.stdout.write(AccessLevelText.checkLine(user: userID ?? lookup.displayName, level: level, at: date, hasProfile: profile != nil, style: style))
             if explain { context.stdout.write(ExplanationRenderer.text(evaluation, at: date, style: style)) }
         }
         return level.isActive ? .success : .notEntitled

@@ -62,7 +62,16 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         }
         let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
         let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
-        MutationReport.revoke(profile: profile, revoked: revoked, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
+        // A store product may unlock more than the entitlement named; say what else it took.
+        var alsoAffected: [String] = []
+        for id in revoked {
+            guard let productID = profile.transaction(id: id)?.productID else { continue }
+            for other in engine.configuration.entitlements(unlockedBy: productID) where other != request.entitlement && !alsoAffected.contains(other) {
+                alsoAffected.append(other)
+            }
+        }
+        MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,
+                              json: options.json, at: now, context: context)
         return .success
     }
 

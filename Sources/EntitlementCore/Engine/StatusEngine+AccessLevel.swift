@@ -10,7 +10,7 @@ extension StatusEngine {
             state = .billingRetry
         }
         var level = AccessLevel(id: id, state: state)
-        level.expiresAt = state == .active ? Self.continuousEnd(from: transaction, candidates: candidates) : transaction.expiresAt
+        level.expiresAt = state == .active ? continuousEnd(from: transaction, candidates: candidates) : transaction.expiresAt
         level.isLifetime = state.isActive && level.expiresAt == nil
         level.startsAt = transaction.effectiveStart
         let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
@@ -39,9 +39,9 @@ extension StatusEngine {
 
     /// When access from `transaction` really ends: back-to-back grants and purchases
     /// that start by the time the previous one ends carry it on (a chained grant).
-    static func continuousEnd(from transaction: Transaction, candidates: [Transaction]) -> Date? {
+    func continuousEnd(from transaction: Transaction, candidates: [Transaction]) -> Date? {
         guard var end = transaction.expiresAt else { return nil }
-        let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase }
+        let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase && environment.includes($0.environment) }
         var extended = true
         while extended {
             extended = false

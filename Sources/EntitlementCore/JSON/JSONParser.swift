@@ -97,10 +97,27 @@ private struct Cursor {
         }
     }
 
+    /// Objects with fewer keys than this check duplicates by comparing with each
+    /// earlier key, which beats hashing for the small objects of profile files.
+    static let linearDuplicateCheckLimit = 16
+
+    /// True when `key` is not yet in `object`. Uses `seen` (built on first need)
+    /// once the object is large; the same `String` equality either way.
+    func isNewKey(_ key: String, in object: JSONObject, seen: inout Set<String>?) -> Bool {
+        if seen == nil {
+            if object.entries.count < Self.linearDuplicateCheckLimit {
+                for entry in object.entries where entry.key == key { return false }
+                return true
+            }
+            seen = Set(object.entries.map(\.key))
+        }
+        return seen!.insert(key).inserted
+    }
+
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var object = JSONObject()
-        var seen = Set<String>()
+        var seen: Set<String>?
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
@@ -111,7 +128,7 @@ private struct Cursor {
             }
             let keyStart = index
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            guard isNewKey(key, in: object, seen: &seen) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("unexpected \(describeHere()), expected ':'") }
             index += 1
@@ -171,18 +188,20 @@ private struct Cursor {
         index += 1
         let contentStart = index
         // Fast path: no escapes.
+        var union: UInt8 = 0  // every byte OR-ed: below 0x80 means all ASCII
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = Self.string(slice, isASCII: union < 0x80) else {
                     throw error("invalid UTF-8 in string", at: start)
                 }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string; escape it", at: index) }
+            union |= byte
             index += 1
         }
         var scratch = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
@@ -191,7 +210,7 @@ private struct Cursor {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scratch, as: UTF8.self) else {
+                guard let string = scratch.withUnsafeBufferPointer({ Self.string($0, isASCII: false) }) else {
                     throw error("invalid UTF-8 in string", at: start)
                 }
                 return string
@@ -218,6 +237,20 @@ private struct Cursor {
             }
         }
         throw error("unterminated string", at: start)
+    }
+
+    /// `bytes` as a string, or nil when they are not valid UTF-8.
+    ///
+    /// `String(validating:)` is generic and, unspecialized, costs a metadata lookup per
+    /// call; this is the same test without it. ASCII is always valid. Otherwise,
+    /// decoding replaces each ill-formed sequence by U+FFFD (EF BF BD), which valid
+    /// input cannot hold in that place, so the bytes come back unchanged exactly
+    /// when they were valid.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        if isASCII { return string }
+        return string.utf8.elementsEqual(bytes) ? string : nil
     }
 
     mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {

@@ -27,7 +27,7 @@ public struct GrantDuration: Equatable, Sendable {
     public static func parse(_ text: String) -> GrantDuration?? {
         if let entry = named.first(where: { $0.0 == text }) { return .some(entry.1) }
         if text.first == "P" || text.first == "p" { return parseISO(text.uppercased()).map { .some($0) } }
-        guard let unit = text.last, let amount = Int(text.dropLast()), amount > 0 else { return nil }
+        guard let unit = text.last, let amount = Int(text.dropLast()), amount > 0, amount <= maximumAmount else { return nil }
         switch unit {
         case "h": return GrantDuration(seconds: amount * 3600)
         case "d": return GrantDuration(seconds: amount * 86_400)
@@ -43,6 +43,7 @@ public struct GrantDuration: Equatable, Sendable {
         var inTime = false
         var number = ""
         var sawComponent = false
+        var sawTimeComponent = false
         for character in text.dropFirst() {
             if character.isASCII, character.isNumber { number.append(character); continue }
             if character == "T" {
@@ -50,9 +51,10 @@ public struct GrantDuration: Equatable, Sendable {
                 inTime = true
                 continue
             }
-            guard let value = Int(number), value <= 1_000_000 else { return nil }
+            guard let value = Int(number), value <= maximumAmount else { return nil }
             number = ""
             sawComponent = true
+            if inTime { sawTimeComponent = true }
             switch (character, inTime) {
             case ("Y", false): duration.months += value * 12
             case ("M", false): duration.months += value
@@ -64,9 +66,13 @@ public struct GrantDuration: Equatable, Sendable {
             default: return nil
             }
         }
-        guard number.isEmpty, sawComponent else { return nil }
+        guard number.isEmpty, sawComponent, !(inTime && !sawTimeComponent) else { return nil }
         return duration
     }
+
+    /// The largest number one component may have (1,000,000 hours is 114 years);
+    /// larger ones would overflow, and the grant's end must fit in four-digit years.
+    static let maximumAmount = 1_000_000
 
     public var isPositive: Bool { months > 0 || seconds > 0 }
 

@@ -33,6 +33,9 @@ public enum GrantPlanner {
         case .until(let until): end = until
         case .lifetime: end = nil
         }
+        if let end, end > latestEnd {
+            throw .usage("the grant would end after \(ISODate.format(latestEnd)); use --lifetime for access that never ends.", command: "grant")
+        }
         if let end, end <= start {
             throw .usage("the grant would end (\(ISODate.format(end))) before it starts (\(ISODate.format(start))).", command: "grant")
         }
@@ -46,6 +49,9 @@ public enum GrantPlanner {
         profile.transactions.append(transaction)
         return GrantOutcome(profile: profile, transaction: transaction, changed: true, createdProfile: existing == nil, extendsTransactionID: extends)
     }
+
+    /// The last instant a store date can spell (four-digit years).
+    static let latestEnd = ISODate.parse("9999-12-31T23:59:59Z")!
 
     /// The manual grant of `entitlement` that ends last among those active or scheduled at `now`.
     static func latestOpenGrant(in profile: Profile, entitlement: String, now: Date) -> Transaction? {

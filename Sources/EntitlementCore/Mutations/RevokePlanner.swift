@@ -37,7 +37,7 @@ public enum RevokePlanner {
                 throw .usage("transaction '\(Terminal.escape(id))' does not give '\(Terminal.escape(request.entitlement))'.", command: "revoke")
             }
             if !transaction.isManualGrant, !request.includeStore {
-                throw .usage("transaction '\(Terminal.escape(id))' is a \(transaction.store.rawValue) purchase; add --include-store to revoke a store purchase.", command: "revoke")
+                throw .usage("transaction '\(Terminal.escape(id))' is a store purchase (\(transaction.store.rawValue)); add --include-store to revoke a store purchase.", command: "revoke")
             }
             targets = transaction.isRevoked(at: now) ? [] : [index]
         } else {

@@ -34,7 +34,8 @@ enum MutationReport {
         context.stdout.write(out)
     }
 
-    static func revoke(profile: Profile, revoked: [String], level: AccessLevel, dryRun: Bool, json: Bool, at now: Date, context: Context) {
+    static func revoke(profile: Profile, revoked: [String], level: AccessLevel, alsoAffected: [String], dryRun: Bool, json: Bool,
+                       at now: Date, context: Context) {
         let storeSource = level.isActive && level.grantType != .manual ? level : nil
         if json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([
@@ -45,6 +46,7 @@ enum MutationReport {
                 ("revoked", .array(revoked.compactMap { profile.transaction(id: $0)?.json })),
                 ("access_level", .object(level.json)),
                 ("still_active_from_store", .bool(storeSource != nil)),
+                ("also_affected_entitlements", .array(alsoAffected.map(JSONValue.string))),
                 ("evaluated_at", .string(ISODate.format(now))),
             ]))))
             return
@@ -54,6 +56,9 @@ enum MutationReport {
             out = "Nothing changed: '\(Terminal.escape(profile.customerUserID))' has no active or scheduled grant of \(Terminal.escape(level.id)) to revoke.\n"
         } else {
             out = "\(dryRun ? "Dry run: would revoke" : "Revoked") \(revoked.count) transaction\(revoked.count == 1 ? "" : "s"): \(revoked.map(Terminal.escape).joined(separator: ", ")).\n"
+        }
+        if !alsoAffected.isEmpty {
+            out += "The revoked purchase\(revoked.count == 1 ? "" : "s") also unlocked: \(alsoAffected.map(Terminal.escape).joined(separator: ", ")); check them with 'entitlement status'.\n"
         }
         if let source = storeSource {
             out += "\(Terminal.escape(level.id)) stays active: it comes from a store purchase (\(Terminal.escape(source.store?.rawValue ?? "?")), \(Terminal.escape(source.productID ?? "?"))). Use --include-store to revoke it too.\n"

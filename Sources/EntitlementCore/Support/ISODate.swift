@@ -9,45 +9,52 @@ import Foundation
 public enum ISODate {
     /// Parses `text`, or returns nil when it is not an accepted form.
     public static func parse(_ text: String) -> Date? {
-        var bytes = Array(text.utf8)[...]
-        guard let year = number(&bytes, digits: 4), take(&bytes, "-"),
-              let month = number(&bytes, digits: 2), take(&bytes, "-"),
-              let day = number(&bytes, digits: 2),
+        var text = text
+        // Works on the string's own UTF-8 storage: no copy, no allocation.
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses UTF-8 bytes; see `parse(_:)`.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = Scanner(bytes: bytes)
+        guard let year = scanner.number(digits: 4), scanner.take("-"),
+              let month = scanner.number(digits: 2), scanner.take("-"),
+              let day = scanner.number(digits: 2),
               (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         let days = CivilDate.daysFromCivil(year: year, month: month, day: day)
-        if bytes.isEmpty { return Date(timeIntervalSince1970: Double(days) * 86_400) }
-        guard take(&bytes, "T") || take(&bytes, "t") || take(&bytes, " "),
-              let hour = number(&bytes, digits: 2), take(&bytes, ":"),
-              let minute = number(&bytes, digits: 2), take(&bytes, ":"),
-              let second = number(&bytes, digits: 2),
+        if scanner.isAtEnd { return Date(timeIntervalSince1970: Double(days) * 86_400) }
+        guard scanner.take("T") || scanner.take("t") || scanner.take(" "),
+              let hour = scanner.number(digits: 2), scanner.take(":"),
+              let minute = scanner.number(digits: 2), scanner.take(":"),
+              let second = scanner.number(digits: 2),
               hour < 24, minute < 60, second < 61
         else { return nil }
         var nanoseconds = 0
-        if take(&bytes, ".") || take(&bytes, ",") {
+        if scanner.take(".") || scanner.take(",") {
             var digits = 0
-            while let byte = bytes.first, byte >= 0x30, byte <= 0x39 {
+            while let byte = scanner.peek(), byte >= 0x30, byte <= 0x39 {
                 guard digits < 9 else { return nil }
                 nanoseconds = nanoseconds * 10 + Int(byte - 0x30)
                 digits += 1
-                bytes.removeFirst()
+                scanner.index += 1
             }
             guard digits > 0 else { return nil }
             for _ in digits..<9 { nanoseconds *= 10 }
         }
         var offsetSeconds = 0
-        if take(&bytes, "Z") || take(&bytes, "z") {
+        if scanner.take("Z") || scanner.take("z") {
             // UTC
-        } else if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            bytes.removeFirst()
-            guard let offsetHours = number(&bytes, digits: 2) else { return nil }
-            _ = take(&bytes, ":")
-            guard let offsetMinutes = number(&bytes, digits: 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
+        } else if let sign = scanner.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            scanner.index += 1
+            guard let offsetHours = scanner.number(digits: 2) else { return nil }
+            _ = scanner.take(":")
+            guard let offsetMinutes = scanner.number(digits: 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
             offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
         } else {
             return nil
         }
-        guard bytes.isEmpty else { return nil }
+        guard scanner.isAtEnd else { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
@@ -61,6 +68,35 @@ public enum ISODate {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let civil = CivilDate.civilFromDays(days)
+        guard (0...9999).contains(civil.year) else {
+            return slowFormat(civil: civil, secondOfDay: secondOfDay, micros: micros)
+        }
+        // Four-digit years (all real dates): write the bytes straight into the string.
+        let fraction = micros == 0 ? 0 : micros % 1000 == 0 ? 4 : 7
+        return String(unsafeUninitializedCapacity: 20 + fraction) { buffer in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var value = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[at + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                at += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                buffer[at] = UInt8(character.value)
+                at += 1
+            }
+            put(civil.year, 4); put("-"); put(civil.month, 2); put("-"); put(civil.day, 2)
+            put("T"); put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+            if fraction == 4 { put("."); put(micros / 1000, 3) } else if fraction == 7 { put("."); put(micros, 6) }
+            put("Z")
+            return at
+        }
+    }
+
+    /// The general form, for years outside 0...9999.
+    private static func slowFormat(civil: (year: Int, month: Int, day: Int), secondOfDay: Int, micros: Int) -> String {
         var text = pad(civil.year, 4) + "-" + pad(civil.month, 2) + "-" + pad(civil.day, 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 {
@@ -74,21 +110,32 @@ public enum ISODate {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
-    private static func take(_ bytes: inout ArraySlice<UInt8>, _ character: Unicode.Scalar) -> Bool {
-        guard bytes.first == UInt8(character.value) else { return false }
-        bytes.removeFirst()
-        return true
-    }
+    /// A cursor over the bytes of a date.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
 
-    private static func number(_ bytes: inout ArraySlice<UInt8>, digits: Int) -> Int? {
-        guard bytes.count >= digits else { return nil }
-        var value = 0
-        for _ in 0..<digits {
-            let byte = bytes.removeFirst()
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
-            value = value * 10 + Int(byte - 0x30)
+        var isAtEnd: Bool { index == bytes.count }
+
+        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func take(_ character: Unicode.Scalar) -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(character.value) else { return false }
+            index += 1
+            return true
         }
-        return value
+
+        mutating func number(digits: Int) -> Int? {
+            guard bytes.count - index >= digits else { return nil }
+            var value = 0
+            for _ in 0..<digits {
+                let byte = bytes[index]
+                index += 1
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
     }
 }
 
