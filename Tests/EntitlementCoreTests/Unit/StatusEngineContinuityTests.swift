@@ -56,21 +56,20 @@ extension Unit {
             #expect(level.expiresAt == F.date("2026-03-01T00:00:00Z"))
         }
 
-        /// BUG: `continuousEnd` chains every candidate, including transactions the
-        /// `--environment` filter excluded, so a sandbox purchase stretches the
-        /// production `expires_at` (and can turn it into lifetime).
+        /// Transactions the `--environment` filter excludes must not stretch `expires_at`
+        /// (nor turn it into lifetime).
         @Test func excludedEnvironmentDoesNotCarryAccessOn() {
             let production = F.purchase("p1", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
             let sandbox = F.purchase("s1", from: "2026-01-10T00:00:00Z", to: "2026-06-01T00:00:00Z", environment: .sandbox)
             let sandboxLifetime = F.purchase("s2", product: F.lifetime, type: .nonConsumablePurchase, from: "2026-01-10T00:00:00Z", to: nil,
                                              environment: .sandbox)
             let engine = StatusEngine(configuration: F.configuration, environment: .production)
-            withKnownIssue("StatusEngine.continuousEnd ignores the environment filter") {
-                #expect(F.level([production, sandbox], at: "2026-01-15T00:00:00Z", engine: engine).expiresAt == F.date("2026-02-01T00:00:00Z"))
-                let level = F.level([production, sandboxLifetime], at: "2026-01-15T00:00:00Z", engine: engine)
-                #expect(!level.isLifetime)
-                #expect(level.expiresAt == F.date("2026-02-01T00:00:00Z"))
-            }
+            #expect(F.level([production, sandbox], at: "2026-01-15T00:00:00Z", engine: engine).expiresAt == F.date("2026-02-01T00:00:00Z"))
+            let level = F.level([production, sandboxLifetime], at: "2026-01-15T00:00:00Z", engine: engine)
+            #expect(!level.isLifetime)
+            #expect(level.expiresAt == F.date("2026-02-01T00:00:00Z"))
+            let any = F.level([production, sandbox], at: "2026-01-15T00:00:00Z")
+            #expect(any.expiresAt == F.date("2026-06-01T00:00:00Z"))
         }
     }
 }

@@ -169,6 +169,15 @@ extension Unit {
             #expect(level.state == .gracePeriod)
         }
 
+        @Test func equalEffectiveExpiryPrefersTheLaterOwnExpiry() {
+            // Grace ends Feb 10, the grant ends Feb 10 too: the grant's own expiry is later.
+            let renewal = RenewalInfo(gracePeriodExpiresAt: F.date("2026-02-10T00:00:00Z"))
+            let grant = F.grant("g", from: "2026-01-05T00:00:00Z", to: "2026-02-10T00:00:00Z")
+            let level = F.level([Self.subscription, grant], renewals: ["t1": renewal], at: "2026-02-05T00:00:00Z")
+            #expect(level.transactionID == "g")
+            #expect(level.state == .active)
+        }
+
         @Test func equalExpiryIsDecidedByTheLaterStartThenTheTransactionID() {
             let early = F.purchase("a", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
             let late = F.purchase("b", from: "2026-01-10T00:00:00Z", to: "2026-02-01T00:00:00Z")
