@@ -16,6 +16,9 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
     case invalidFile(path: String, detail: String)
     /// A file of a newer schema_version. Never rewritten.
     case newerSchema(path: String, version: String)
+    /// An `import` document that breaks its vendor's format: malformed JSON, a wrong type,
+    /// a missing field. `detail` starts with the field path. Nothing from it is written.
+    case invalidImport(file: String, detail: String)
     /// An operating-system error on a path.
     case io(path: String, message: String)
     /// The writer lock was not acquired within the timeout.
@@ -25,7 +28,7 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         switch self {
         case .usage: return .usage
         case .unknownUser, .unknownEntitlement, .notFound: return .notFound
-        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .io: return .dataError
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
         case .busy: return .busy
         }
     }
@@ -41,6 +44,7 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .storeExists(let path): return "a store already exists at \(Terminal.escape(path)); init never overwrites one"
         case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
         case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
+        case .invalidImport(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
         case .io(let path, let message): return "\(Terminal.escape(path)): \(message)"
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
@@ -57,6 +61,7 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .storeMissing: return "Create one with 'entitlement init --store DIR', or point --store or $ENTITLEMENT_STORE at an existing store."
         case .invalidFile: return "The file was left unchanged. Fix it by hand; see docs/store-format.md."
         case .newerSchema: return "The file was left unchanged."
+        case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
         case .notFound, .storeExists, .io: return nil
         }

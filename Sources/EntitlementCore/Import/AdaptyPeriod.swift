@@ -80,7 +80,8 @@ struct AdaptyPeriod {
         introductoryOffer = try r.vendorString(K.activeIntroductoryOfferType)
         sandbox = try r.vendorBool(K.isSandbox)
         let promotionalOffer = try r.vendorNonEmptyString(K.activePromotionalOfferID)
-        offerCode = try promotionalOffer ?? r.vendorNonEmptyString(K.offerID)
+        let offerID = try r.vendorNonEmptyString(K.offerID)
+        offerCode = promotionalOffer ?? offerID
     }
 
     /// Access ends here for us: never for lifetime; in a grace period, when the charge failed.
@@ -106,12 +107,12 @@ struct AdaptyPeriod {
     /// Our transaction for this period; `purchasedAt` is `renewed_at` for subscriptions, `activated_at` for snapshots.
     func transaction(id: String, original: String, product: String, purchasedAt: Date, vendor: JSONValue) -> MappedTransaction {
         var transaction = Transaction(transactionID: id, originalTransactionID: original, productID: product,
-                                      store: Store(rawValue: store ?? "unknown"), type: type, purchasedAt: purchasedAt,
+                                      store: store.map(Store.init) ?? ImportValue.unknownStore, type: type, purchasedAt: purchasedAt,
                                       startsAt: startsAt.flatMap { $0 > purchasedAt ? $0 : nil }, expiresAt: ourExpiry,
                                       environment: sandbox == true ? .sandbox : .production)
         if isRefund {
             transaction.revokedAt = isLifetime ? purchasedAt : (expiresAt ?? purchasedAt)
-            transaction.revocationReason = "refunded"
+            transaction.revocationReason = ImportValue.refunded
         }
         transaction.offerCode = offerCode
         var mapped = MappedTransaction(transaction, vendor: vendor)

@@ -141,7 +141,7 @@ enum AppStoreMapper {
     static func appendStatement(status: Int, subject: String?, into document: inout ImportDocument) {
         guard let (state, accepted) = AppleValue.status(status) else {
             document.warnings.append("unknown App Store status \(status); not compared")
-            document.statements.append(VendorStatement(subject: .subscription(subject), vendorState: "unknown", accepted: [],
+            document.statements.append(VendorStatement(subject: .subscription(subject), vendorState: VendorState.unknown, accepted: [],
                                                        evidence: "status \(status)", notComparable: "unknown App Store status \(status)"))
             return
         }

@@ -11,7 +11,7 @@ enum AppStorePayloads {
         let product = try r.vendorID(K.productId)
         let purchasedAt = try r.vendorRequiredEpochMilliseconds(K.purchaseDate)
         let expiresAt = try r.vendorEpochMilliseconds(K.expiresDate)
-        let appleType = try r.vendorString(K.type)
+        let appleType = try r.vendorNonEmptyString(K.type)
         let offerType = try r.vendorInt(K.offerType)
         let discount = try r.vendorString(K.offerDiscountType)
         let reason = try r.vendorString(K.transactionReason)
@@ -41,7 +41,7 @@ enum AppStorePayloads {
         transaction.offerCode = offerCode
         transaction.price = price.map { Double($0) / 1000 }
         transaction.currency = currency
-        var mapped = MappedTransaction(transaction, vendor: .object(JSONObject([("transaction", .object(r.object))])))
+        var mapped = MappedTransaction(transaction, vendor: .object(JSONObject([(VendorObjectKey.transaction, .object(r.object))])))
         mapped.givesEnvironment = environment != nil
         mapped.givesOwnership = ownership != nil
         document.transactions.append(mapped)
@@ -60,7 +60,7 @@ enum AppStorePayloads {
         renewal.willRenew = .set(autoRenew == 1)
         renewal.isInBillingRetry = .set(retry ?? false)
         renewal.gracePeriodExpiresAt = .set(grace)
-        renewal.vendor = .object(JSONObject([("renewal_info", .object(r.object))]))
+        renewal.vendor = .object(JSONObject([(VendorObjectKey.renewalInfo, .object(r.object))]))
         document.renewals.append(renewal)
         return (original, signedDate)
     }
@@ -98,8 +98,8 @@ enum AppStorePayloads {
     /// 1: refunded for an issue in the app; 0: any other refund or a family-sharing revocation.
     static func revocationReason(_ code: Int) -> String {
         switch code {
-        case 1: return "refunded"
-        case 0: return "other"
+        case 1: return ImportValue.refunded
+        case 0: return ImportValue.otherRevocation
         default: return String(code)
         }
     }

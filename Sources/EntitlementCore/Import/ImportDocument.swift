@@ -3,44 +3,44 @@ import Foundation
 /// One vendor document in our terms: what to write, what the vendor claims, and what was odd.
 ///
 /// Built by the pure mappers; the command merges it into a profile and reconciles it.
-public struct ImportDocument: Sendable {
-    public var format: ImportFormat
-    public var shape: ImportShape
+struct ImportDocument: Sendable {
+    var format: ImportFormat
+    var shape: ImportShape
     /// Extra words for the summary header, e.g. a notification's `DID_RENEW/GRACE_PERIOD`.
-    public var detail: String?
+    var detail: String?
     /// The user the document names (section 4), if any.
-    public var user: String?
-    public var userSource: UserSource?
+    var user: String?
+    var userSource: UserSource?
     /// Every distinct App Store `appAccountToken` in the document, in order.
-    public var appAccountTokens: [String] = []
+    var appAccountTokens: [String] = []
     /// The document's own time and where it came from (section 5).
-    public var time: Date?
-    public var timeSource: TimeSource?
-    public var transactions: [MappedTransaction] = []
-    public var renewals: [MappedRenewal] = []
+    var time: Date?
+    var timeSource: TimeSource?
+    var transactions: [MappedTransaction] = []
+    var renewals: [MappedRenewal] = []
     /// (entitlement, product) pairs the document states (section 7.5).
-    public var productMappings: [ProductMapping] = []
+    var productMappings: [ProductMapping] = []
     /// Adapty `custom_attributes`, in document order, null values left out.
-    public var customAttributes: [(key: String, value: JSONValue)] = []
+    var customAttributes: [(key: String, value: JSONValue)] = []
     /// Adapty's `profile_id`.
-    public var vendorProfileID: String?
+    var vendorProfileID: String?
     /// RevenueCat `first_seen`: `created_at` of a new profile.
-    public var firstSeen: Date?
-    public var statements: [VendorStatement] = []
+    var firstSeen: Date?
+    var statements: [VendorStatement] = []
     /// Messages for stderr, without the `warning: FILE: ` prefix.
-    public var warnings: [String] = []
+    var warnings: [String] = []
     /// Items left out, one line each, for the summary.
-    public var skipped: [String] = []
+    var skipped: [String] = []
     /// How many JWS strings were decoded.
-    public var jwsDecoded = 0
+    var jwsDecoded = 0
 
-    public init(format: ImportFormat, shape: ImportShape) {
+    init(format: ImportFormat, shape: ImportShape) {
         self.format = format
         self.shape = shape
     }
 
     /// True when there is something to write into a profile (a user is needed).
-    public var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
+    var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
 
     /// Adds a token once, keeping document order.
     mutating func noteToken(_ token: String?) {
@@ -63,40 +63,40 @@ public struct ImportDocument: Sendable {
 }
 
 /// A product that unlocks an entitlement, as a document states it.
-public struct ProductMapping: Equatable, Sendable {
-    public var entitlement: String
-    public var productID: String
+struct ProductMapping: Equatable, Sendable {
+    var entitlement: String
+    var productID: String
 }
 
 /// A transaction mapped from vendor data, with what the merge needs to know about it.
-public struct MappedTransaction: Sendable {
+struct MappedTransaction: Sendable {
     /// The transaction as mapped; `raw` is empty.
-    public var transaction: Transaction
+    var transaction: Transaction
     /// The value for `vendor.<format>` (section 7.3).
-    public var vendor: JSONValue
+    var vendor: JSONValue
     /// Whether the vendor stated `environment` and `ownership_type` (else the stored values stay).
-    public var givesEnvironment = false
-    public var givesOwnership = false
+    var givesEnvironment = false
+    var givesOwnership = false
     /// True when `original_transaction_id` was made up from dates (section 7.1).
-    public var originalIsSynthesized = false
+    var originalIsSynthesized = false
 
-    public init(_ transaction: Transaction, vendor: JSONValue) {
+    init(_ transaction: Transaction, vendor: JSONValue) {
         self.transaction = transaction
         self.vendor = vendor
     }
 
     /// The key a transaction is matched by: store and transaction id.
-    public var key: TransactionKey { TransactionKey(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
+    var key: TransactionKey { TransactionKey(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
 }
 
 /// (store, transaction_id): how import matches transactions.
-public struct TransactionKey: Hashable, Sendable {
-    public var store: String
-    public var transactionID: String
+struct TransactionKey: Hashable, Sendable {
+    var store: String
+    var transactionID: String
 }
 
 /// A renewal-info field a vendor may or may not express.
-public enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
+enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
     /// The vendor says nothing: the stored value stays.
     case keep
     /// The vendor states this value (nil: cleared).
@@ -104,17 +104,17 @@ public enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
 }
 
 /// Renewal info mapped from vendor data; only expressed fields are written.
-public struct MappedRenewal: Sendable {
-    public var originalTransactionID: String
-    public var willRenew: Expressed<Bool> = .keep
-    public var unsubscribedAt: Expressed<Date> = .keep
-    public var billingIssueDetectedAt: Expressed<Date> = .keep
-    public var gracePeriodExpiresAt: Expressed<Date> = .keep
-    public var isInBillingRetry: Expressed<Bool> = .keep
+struct MappedRenewal: Sendable {
+    var originalTransactionID: String
+    var willRenew: Expressed<Bool> = .keep
+    var unsubscribedAt: Expressed<Date> = .keep
+    var billingIssueDetectedAt: Expressed<Date> = .keep
+    var gracePeriodExpiresAt: Expressed<Date> = .keep
+    var isInBillingRetry: Expressed<Bool> = .keep
     /// The value for `vendor.<format>` of the renewal info (App Store only).
-    public var vendor: JSONValue?
+    var vendor: JSONValue?
 
-    public init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
+    init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
 
     /// True when nothing at all is expressed.
     var isEmpty: Bool {
@@ -124,21 +124,21 @@ public struct MappedRenewal: Sendable {
 }
 
 /// A vendor's own verdict about access, to compare with ours (section 10).
-public struct VendorStatement: Sendable {
-    public enum Subject: Equatable, Sendable {
+struct VendorStatement: Sendable {
+    enum Subject: Equatable, Sendable {
         /// RevenueCat, Adapty, Qonversion: about an entitlement.
         case entitlement(String)
         /// App Store: about a subscription, by `originalTransactionId` (nil when unknown).
         case subscription(String?)
     }
 
-    public var subject: Subject
+    var subject: Subject
     /// The vendor's state in its own words: `active`, `inactive`, `expired`, ….
-    public var vendorState: String
+    var vendorState: String
     /// Our states that agree with it.
-    public var accepted: [AccessState]
+    var accepted: [AccessState]
     /// What the vendor said, for the summary: `expires_date 2026-04-01T09:00:00Z`.
-    public var evidence: String
+    var evidence: String
     /// Set when the statement cannot be compared whatever the data (an unknown status code).
-    public var notComparable: String?
+    var notComparable: String?
 }

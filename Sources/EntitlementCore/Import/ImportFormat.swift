@@ -24,7 +24,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 }
 
 /// The kind of document within a format (docs/import.md, section 2.2).
-public enum ImportShape: String, Sendable {
+enum ImportShape: String, Sendable {
     case transaction, transactions
     case renewalInfo = "renewal_info"
     case notification, statuses, history, subscriber, profile, entitlements, permissions
@@ -41,7 +41,7 @@ public enum ImportShape: String, Sendable {
 }
 
 /// Where the user id of a document came from.
-public enum UserSource: String, Sendable {
+enum UserSource: String, Sendable {
     case option = "--user"
     case originalAppUserID = "original_app_user_id"
     case customerUserID = "customer_user_id"
@@ -49,7 +49,7 @@ public enum UserSource: String, Sendable {
 }
 
 /// Where a document's time came from (section 5).
-public enum TimeSource: String, Sendable {
+enum TimeSource: String, Sendable {
     case signedDate, requestDate = "request_date", timestamp
     case option = "--at"
     case now

@@ -32,6 +32,8 @@ enum RevenueCatKey {
     static let promotionalStore = "promotional"
     static let promoPrefix = "rc_promo_"
     static let anonymousPrefix = "$RCAnonymousID:"
+    static let trialPeriod = "trial"
+    static let introPeriod = "intro"
 }
 
 /// A RevenueCat subscriber response → an `ImportDocument` (docs/import.md, section 9.1). Pure.
@@ -84,17 +86,17 @@ enum RevenueCatMapper {
     static func statement(_ entitlement: Entitlement, at date: Date) -> VendorStatement {
         let subject = VendorStatement.Subject.entitlement(entitlement.id)
         guard let expires = entitlement.expiresAt else {
-            return VendorStatement(subject: subject, vendorState: "active", accepted: [.active, .gracePeriod], evidence: "expires_date null")
+            return VendorStatement(subject: subject, vendorState: VendorState.active, accepted: [.active, .gracePeriod], evidence: "expires_date null")
         }
         let evidence = "expires_date \(ISODate.format(expires))"
         if expires > date {
-            return VendorStatement(subject: subject, vendorState: "active", accepted: [.active, .gracePeriod], evidence: evidence)
+            return VendorStatement(subject: subject, vendorState: VendorState.active, accepted: [.active, .gracePeriod], evidence: evidence)
         }
         if let grace = entitlement.graceUntil, grace > date {
-            return VendorStatement(subject: subject, vendorState: "grace_period", accepted: [.gracePeriod],
+            return VendorStatement(subject: subject, vendorState: VendorState.gracePeriod, accepted: [.gracePeriod],
                                    evidence: "grace_period_expires_date \(ISODate.format(grace))")
         }
-        return VendorStatement(subject: subject, vendorState: "expired", accepted: [.expired, .billingRetry, .revoked], evidence: evidence)
+        return VendorStatement(subject: subject, vendorState: VendorState.expired, accepted: [.expired, .billingRetry, .revoked], evidence: evidence)
     }
 }
 

@@ -58,7 +58,7 @@ struct RevenueCatPurchases {
         let storeTransactionID = try r.vendorNonEmptyString(K.storeTransactionID)
         let price = try Self.price(r)
         subscriptionPlans[product] = .some(try r.vendorString(K.productPlanIdentifier))
-        let vendor = Self.vendor("subscriptions", product, r)
+        let vendor = Self.vendor(K.subscriptions, product, r)
         if store == K.promotionalStore || product.hasPrefix(K.promoPrefix) {
             promotionalKeys.insert(product)
             grant(product, purchasedAt: purchasedAt, expiresAt: expiresAt, vendor: vendor, into: &document)
@@ -67,8 +67,8 @@ struct RevenueCatPurchases {
         let isFirstPeriod = originalPurchase.map { $0 == purchasedAt } ?? true
         let type: TransactionType
         switch periodType {
-        case "trial": type = .trialStarted
-        case "intro": type = isFirstPeriod ? .introStarted : .introRenewed
+        case K.trialPeriod?: type = .trialStarted
+        case K.introPeriod?: type = isFirstPeriod ? .introStarted : .introRenewed
         default: type = isFirstPeriod ? .subscriptionStarted : .subscriptionRenewed
         }
         let id = storeTransactionID ?? "rc:\(product):\(VendorDate.idText(purchasedAt))"
@@ -97,7 +97,7 @@ struct RevenueCatPurchases {
         let sandbox = try r.vendorBool(K.isSandbox)
         let refunded = try r.vendorISODate(K.refundedAt)
         let price = try Self.price(r)
-        let vendor = Self.vendor("non_subscriptions", product, r)
+        let vendor = Self.vendor(K.nonSubscriptions, product, r)
         if store == K.promotionalStore || product.hasPrefix(K.promoPrefix) {
             promotionalKeys.insert(product)
             grant(product, purchasedAt: purchasedAt, expiresAt: nil, vendor: vendor, into: &document)
@@ -121,7 +121,7 @@ struct RevenueCatPurchases {
         var transaction = Transaction(transactionID: id, productID: nil, store: .manual, type: .manualGrant, purchasedAt: purchasedAt, expiresAt: expiresAt)
         transaction.entitlement = entitlement
         transaction.grantedAt = purchasedAt
-        transaction.grantedBy = "revenuecat"
+        transaction.grantedBy = ImportFormat.revenuecat.rawValue
         transaction.reason = "RevenueCat promotional \(product)"
         document.transactions.append(MappedTransaction(transaction, vendor: vendor))
     }
@@ -140,12 +140,12 @@ struct RevenueCatPurchases {
     private static func transaction(id: String, original: String, product: String, store: String?, type: TransactionType, purchasedAt: Date,
                                     sandbox: Bool?, ownership: String?, refunded: Date?, price: (Double, String?)?) -> MappedTransaction {
         var transaction = Transaction(transactionID: id, originalTransactionID: original, productID: product,
-                                      store: Store(rawValue: store ?? "unknown"), type: type, purchasedAt: purchasedAt, expiresAt: nil,
+                                      store: store.map(Store.init) ?? ImportValue.unknownStore, type: type, purchasedAt: purchasedAt, expiresAt: nil,
                                       environment: sandbox == true ? .sandbox : .production,
                                       ownershipType: ownership.map(AppStorePayloads.ownership) ?? .owner)
         if let refunded {
             transaction.revokedAt = refunded
-            transaction.revocationReason = "refunded"
+            transaction.revocationReason = ImportValue.refunded
         }
         transaction.price = price?.0
         transaction.currency = price?.1
@@ -163,6 +163,6 @@ struct RevenueCatPurchases {
     }
 
     private static func vendor(_ section: String, _ product: String, _ r: FieldReader) -> JSONValue {
-        .object(JSONObject([("section", .string(section)), ("product_id", .string(product)), ("object", .object(r.object))]))
+        .object(JSONObject([(VendorObjectKey.section, .string(section)), (VendorObjectKey.productID, .string(product)), (VendorObjectKey.object, .object(r.object))]))
     }
 }

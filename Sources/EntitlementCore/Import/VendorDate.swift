@@ -14,6 +14,9 @@ enum VendorDate {
         Date(timeIntervalSince1970: seconds)
     }
 
+    /// The dates the store can write and read back: years 0001 to 9999.
+    static let range = ISODate.parse("0001-01-01T00:00:00Z")!...ISODate.parse("9999-12-31T23:59:59.999Z")!
+
     /// A date as it appears inside a synthesized id: `2026-03-01T09:00:00Z` (section 6.4).
     static func idText(_ date: Date) -> String { ISODate.format(date) }
 }

@@ -54,7 +54,7 @@ extension FieldReader {
 
     func vendorNumber(_ key: String) throws(FieldError) -> Double? {
         guard let value = value(key) else { return nil }
-        guard case .number(let text) = value, let number = Double(text) else {
+        guard case .number(let text) = value, let number = Double(text), number.isFinite else {
             throw vendorWrongType(key, expected: "a number", found: value)
         }
         return number
@@ -83,7 +83,7 @@ extension FieldReader {
         guard case .number(let text) = value, let milliseconds = Int(text) else {
             throw vendorWrongType(key, expected: "epoch milliseconds (an integer)", found: value)
         }
-        return VendorDate.fromEpochMilliseconds(milliseconds)
+        return try inRange(VendorDate.fromEpochMilliseconds(milliseconds), key, value)
     }
 
     func vendorRequiredEpochMilliseconds(_ key: String) throws(FieldError) -> Date {
@@ -97,11 +97,19 @@ extension FieldReader {
         guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
             throw vendorWrongType(key, expected: "epoch seconds (a number)", found: value)
         }
-        return VendorDate.fromEpochSeconds(seconds)
+        return try inRange(VendorDate.fromEpochSeconds(seconds), key, value)
     }
 
     func vendorRequiredEpochSeconds(_ key: String) throws(FieldError) -> Date {
         guard let date = try vendorEpochSeconds(key) else { throw vendorMissing(key) }
+        return date
+    }
+
+    /// The store writes four-digit years, so a date outside 0001–9999 could not be read back.
+    private func inRange(_ date: Date, _ key: String, _ value: JSONValue) throws(FieldError) -> Date {
+        guard VendorDate.range.contains(date) else {
+            throw FieldError(path: childPath(key), message: "the date \(ImportPath.show(value)) is outside the years 0001 to 9999")
+        }
         return date
     }
 

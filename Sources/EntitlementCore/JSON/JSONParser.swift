@@ -39,6 +39,8 @@ private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let allowTrailingCommas: Bool
     var index = 0
+    /// Whether the last string `parseString` returned is known to be ASCII.
+    var lastStringWasASCII = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, allowTrailingCommas: Bool) {
         self.bytes = bytes
@@ -101,12 +103,20 @@ private struct Cursor {
     /// earlier key, which beats hashing for the small objects of profile files.
     static let linearDuplicateCheckLimit = 16
 
-    /// True when `key` is not yet in `object`. Uses `seen` (built on first need)
-    /// once the object is large; the same `String` equality either way.
-    func isNewKey(_ key: String, in object: JSONObject, seen: inout Set<String>?) -> Bool {
+    /// True when `key` is not yet in `object`, by `String` equality (canonical
+    /// equivalence), exactly as the `Set<String>` used for large objects decides.
+    /// `allASCII` says that `key` and every key before it are ASCII: then equal keys
+    /// have equal bytes, so a different length settles it. (Not otherwise:
+    /// "\u{212A}", the Kelvin sign, equals "K".)
+    func isNewKey(_ key: String, in object: JSONObject, allASCII: Bool, seen: inout Set<String>?) -> Bool {
         if seen == nil {
             if object.entries.count < Self.linearDuplicateCheckLimit {
-                for entry in object.entries where entry.key == key { return false }
+                if allASCII {
+                    let count = key.utf8.count
+                    for entry in object.entries where entry.key.utf8.count == count && entry.key == key { return false }
+                } else {
+                    for entry in object.entries where entry.key == key { return false }
+                }
                 return true
             }
             seen = Set(object.entries.map(\.key))
@@ -118,6 +128,7 @@ private struct Cursor {
         index += 1
         var object = JSONObject()
         var seen: Set<String>?
+        var allKeysASCII = true
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
@@ -128,7 +139,8 @@ private struct Cursor {
             }
             let keyStart = index
             let key = try parseString()
-            guard isNewKey(key, in: object, seen: &seen) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            allKeysASCII = allKeysASCII && lastStringWasASCII
+            guard isNewKey(key, in: object, allASCII: allKeysASCII, seen: &seen) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("unexpected \(describeHere()), expected ':'") }
             index += 1
@@ -189,12 +201,34 @@ private struct Cursor {
         let contentStart = index
         // Fast path: no escapes.
         var union: UInt8 = 0  // every byte OR-ed: below 0x80 means all ASCII
+        // Eight bytes at a time while none of them is '"', '\\' or a control character
+        // (the bit tricks of "Bit Twiddling Hacks": a byte-wise test for zero, or for
+        // less than 0x20, has no false negative, and any hit sends us to the byte loop).
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+                if special != 0 {
+                    // The lowest flagged byte is a true hit (a false one needs a borrow
+                    // from a true hit below it); the bytes before it are ordinary.
+                    let ordinary = special.trailingZeroBitCount / 8
+                    if word & ((1 &<< UInt64(ordinary * 8)) &- 1) & highs != 0 { union = 0x80 }
+                    index += ordinary
+                    break
+                }
+                if word & highs != 0 { union = 0x80 }
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<index])
                 index += 1
-                guard let string = Self.string(slice, isASCII: union < 0x80) else {
+                lastStringWasASCII = union < 0x80
+                guard let string = Self.string(slice, isASCII: lastStringWasASCII) else {
                     throw error("invalid UTF-8 in string", at: start)
                 }
                 return string
@@ -204,6 +238,7 @@ private struct Cursor {
             union |= byte
             index += 1
         }
+        lastStringWasASCII = false  // not tracked through escapes; only a missed shortcut
         var scratch = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
         while index < bytes.count {
             let byte = bytes[index]

@@ -80,12 +80,20 @@ public struct EntitlementStore: Sendable {
             return profile
         }
         guard FileSystem.isDirectory(profilesPath) else { return nil }
+        // A scan must not stop at someone else's broken file; it is reported only
+        // if the profile is not found, since it might have been the one.
+        var firstFailure: EntitlementError?
         for name in try FileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = "\(profilesPath)/\(name)"
-            guard let bytes = try FileSystem.read(path) else { continue }
-            let profile = try Self.decodeProfile(bytes, path: path)
-            if profile.profileID == profileID { return profile }
+            do {
+                guard let bytes = try FileSystem.read(path) else { continue }
+                let profile = try Self.decodeProfile(bytes, path: path)
+                if profile.profileID == profileID { return profile }
+            } catch {
+                firstFailure = firstFailure ?? error
+            }
         }
+        if let firstFailure { throw firstFailure }
         return nil
     }
 

@@ -119,4 +119,16 @@ struct DemoStoreTests {
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("\"customer_user_id\": \"multi-entitlement\""))
     }
+
+    @Test func profileIDScanSkipsBrokenFilesButReportsThemWhenNothingMatches() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        try FileManager.default.removeItem(atPath: store + "/index")
+        writeFile(store + "/profiles/aaa-broken.json", "{")
+        let found = runCLI(["check", "--profile-id", "8bb3dd82-9de9-454e-8b33-e8e6110e863b", "--store", store, "-q"])
+        #expect(found.exitCode == 0)
+        let missing = runCLI(["status", "--profile-id", "no-such-id", "--store", store])
+        #expect(missing.exitCode == 4)
+        #expect(missing.stderr.contains("aaa-broken.json"))
+    }
 }

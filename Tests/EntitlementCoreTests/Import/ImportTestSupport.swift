@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import EntitlementCore
+
+/// `entitlement import` tests. Every suite nests here, so `swift test --filter Import` runs them all.
+enum ImportTests {}
+
+extension ImportTests {
+    /// Fixtures for import: Fixtures/import (docs in its README).
+    static let fixtures = repositoryRoot + "/Fixtures/import"
+    /// The vendor samples live beside the repository and are never copied into it.
+    static let vendorSamples = repositoryRoot + "/../shared/vendor-samples"
+    static var vendorSamplesPresent: Bool { FileManager.default.fileExists(atPath: vendorSamples + "/README.md") }
+
+    /// The document time of every fixture (Fixtures/import/README.md).
+    static let documentTime = ISODate.parse("2026-03-15T12:00:00Z")!
+    static let documentTimeText = "2026-03-15T12:00:00Z"
+    /// The injected clock: far from the document time, so a test notices if "now" leaks in.
+    static let clock = ISODate.parse("2026-06-30T00:00:00Z")!
+
+    /// An App Store fixture user: `00000000-0000-4000-8000-0000000000NN`.
+    static func appleUser(_ number: Int) -> String {
+        "00000000-0000-4000-8000-0000000000" + (number < 10 ? "0\(number)" : "\(number)")
+    }
+
+    /// A fresh store with the import fixtures' configuration (or `config`), in its own directory.
+    final class Store {
+        let directory = TemporaryDirectory()
+        let path: String
+
+        init(config: String? = nil) {
+            path = directory.store(config: config ?? readFile(ImportTests.fixtures + "/config.json")!)
+        }
+
+        /// Runs `entitlement import ARGS --store STORE` from the fixtures directory's paths.
+        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false) -> CLIResult {
+            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []), stdin: stdin, now: now)
+        }
+
+        /// `import --json` and its parsed output.
+        func importJSON(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock) -> (CLIResult, JSONValue) {
+            let result = importing(arguments, stdin: stdin, now: now, json: true)
+            return (result, (try? JSONParser.parse(result.stdout)) ?? .null)
+        }
+
+        /// Our engine's state of `entitlement` for `user`, through `status --json`.
+        func state(_ user: String, _ entitlement: String, at date: String = ImportTests.documentTimeText) -> String? {
+            let result = runCLI(["status", user, "--store", path, "--at", date, "--json"])
+            guard result.exitCode == 0, let document = try? JSONParser.parse(result.stdout) else { return nil }
+            return document["access_levels"]?[entitlement]?["state"]?.stringValue
+        }
+
+        /// The stored profile of `user`, parsed.
+        func profile(_ user: String) -> Profile? {
+            let path = EntitlementStore(root: path).profilePath(for: user)
+            guard let text = readFile(path), let value = try? JSONParser.parse(text) else { return nil }
+            return try? Profile(json: value)
+        }
+
+        func configuration() -> ProductConfiguration? {
+            guard let text = readFile(path + "/config.json"), let value = try? JSONParser.parse(text) else { return nil }
+            return try? ProductConfiguration(json: value)
+        }
+
+        /// Every file in the store with its bytes and modification time, to prove nothing was rewritten.
+        func snapshot() -> [String: (Data, Date)] {
+            var files: [String: (Data, Date)] = [:]
+            let manager = FileManager.default
+            for relative in (manager.subpaths(atPath: path) ?? []) where relative != ".lock" {
+                let full = path + "/" + relative
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      let data = manager.contents(atPath: full),
+                      let modified = try? manager.attributesOfItem(atPath: full)[.modificationDate] as? Date else { continue }
+                files[relative] = (data, modified)
+            }
+            return files
+        }
+
+        func profileNames() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: path + "/profiles")) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        }
+    }
+}
+
+/// Store snapshots are equal when every file has the same bytes and modification time.
+func sameFiles(_ a: [String: (Data, Date)], _ b: [String: (Data, Date)]) -> Bool {
+    a.count == b.count && a.allSatisfy { key, value in b[key].map { $0.0 == value.0 && $0.1 == value.1 } ?? false }
+}
+
+extension JSONValue {
+    /// Navigates objects in tests: `value["documents"]?[0]?["user"]`.
+    subscript(key: String) -> JSONValue? { objectValue?[key] }
+
+    subscript(index: Int) -> JSONValue? {
+        guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+        return items[index]
+    }
+
+    var arrayValue: [JSONValue] {
+        if case .array(let items) = self { return items }
+        return []
+    }
+
+    var intValue: Int? {
+        if case .number(let text) = self { return Int(text) }
+        return nil
+    }
+}
+
+/// One import document in the `--json` summary.
+struct DocumentSummary {
+    let value: JSONValue
+
+    func count(_ section: String, _ change: String) -> Int { value[section]?[change]?.arrayValue.count ?? -1 }
+    var added: Int { count("transactions", "added") }
+    var updated: Int { count("transactions", "updated") }
+    var unchanged: Int { count("transactions", "unchanged") }
+    var renewalsAdded: Int { count("renewal_info", "added") }
+    var renewalsUpdated: Int { count("renewal_info", "updated") }
+
+    /// The verdict row for `entitlement` (or an App Store subject).
+    func verdict(_ entitlement: String) -> JSONValue? {
+        value["verdicts"]?.arrayValue.first { $0["entitlement"]?.stringValue == entitlement || $0["subject"]?.stringValue == entitlement }
+    }
+
+    var configAdded: [String] {
+        (value["config_added"]?.arrayValue ?? []).compactMap { item in
+            guard let entitlement = item["entitlement"]?.stringValue, let product = item["product_id"]?.stringValue else { return nil }
+            return "\(entitlement) += \(product)"
+        }
+    }
+}
+
+extension JSONValue {
+    /// `documents[index]` of an `import --json` summary.
+    func document(_ index: Int = 0) -> DocumentSummary { DocumentSummary(value: self["documents"]?[index] ?? .null) }
+}

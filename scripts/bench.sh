@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# Benchmarks of issue 4 (see docs/performance.md).
+#
+#   bash scripts/bench.sh full    # `make bench`: 1k, 100k and 1M profiles; writes docs/performance.md
+#   bash scripts/bench.sh quick   # `make bench-quick`: 1k and 100k; writes bench/results-quick.md
+#
+# It installs what it needs (hyperfine, jq, GNU time) with apt-get, builds the
+# release binary (`make release`), generates the synthetic stores under bench/
+# (reused when a complete one is there), times every operation with hyperfine at a
+# fixed --at, measures peak memory with /usr/bin/time, and writes a markdown table.
+# Timings are reported, never asserted: the exit status is non-zero only when the
+# script itself cannot run (build, generation or tool installation failed).
+set -uo pipefail
+
+MODE=${1:-quick}
+case "$MODE" in
+    full | quick) ;;
+    *) echo "usage: bash scripts/bench.sh full|quick" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/.."
+
+AT=2026-01-15T12:00:00Z
+BENCH=bench
+WORK=$BENCH/work-$MODE
+rm -rf "$WORK"
+mkdir -p "$WORK"
+if [ "$MODE" = full ]; then
+    SIZES=(1000 100000 1000000)
+    RUNS=30; WARMUP=10; SLOW_RUNS=10; PEER_RUNS=5; PEER_WARMUP=1; BATCH_RUNS=3; BATCH_WARMUP=1
+    OUTPUT=docs/performance.md
+else
+    SIZES=(1000 100000)
+    RUNS=15; WARMUP=5; SLOW_RUNS=5; PEER_RUNS=2; PEER_WARMUP=0; BATCH_RUNS=2; BATCH_WARMUP=0
+    OUTPUT=$BENCH/results-quick.md
+fi
+BATCH_IDS=100000        # ids checked for the throughput figure
+BATCH_SMALL=10000       # the smaller batch of the memory-flatness pair
+
+log() { printf '\n== %s\n' "$*" >&2; }
+die() { echo "bench.sh: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- tools
+
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+fi
+command -v swift >/dev/null 2>&1 || die "swift is not on PATH"
+
+SUDO=
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
+apt_install() {
+    log "installing $*"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >&2 && return 0
+    # Only when the install fails: the package lists may be missing or stale.
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get update -qq >&2 &&
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >&2
+}
+missing=()
+command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt_install "${missing[@]}" || die "could not install ${missing[*]}"
+fi
+
+# ---------------------------------------------------------------- build
+
+log "make release"
+make release >&2 || die "make release failed"
+BIN_DIR=$(swift build -c release --show-bin-path)
+BIN=$BIN_DIR/entitlement
+log "building entitlement-bench-store"
+swift build -c release --static-swift-stdlib --product entitlement-bench-store >&2 || die "building the store generator failed"
+GEN=$BIN_DIR/entitlement-bench-store
+
+# ---------------------------------------------------------------- stores
+
+for size in "${SIZES[@]}"; do
+    log "store of $size profiles"
+    "$GEN" --profiles "$size" --out "$BENCH/store-$size" >&2 || die "generating the $size-profile store failed"
+done
+store() { echo "$BENCH/store-$1"; }
+manifest() { jq -r "$2" "$(store "$1")/bench-manifest.json"; }
+
+SMALL=${SIZES[0]}
+LARGEST=${SIZES[${#SIZES[@]}-1]}
+PEER_SIZE=100000
+# Profile i is the same in every store (the generator seeds each profile by its
+# index), so these users have identical profiles at every size.
+CHECK_USER=$(manifest "$SMALL" .sample_users.active_renewing)
+STATUS_USER=$(manifest "$SMALL" .sample_users.multi_entitlement)
+GRANT_USER=$(manifest "$SMALL" .sample_users.expired)
+HEAVY_USER=$(manifest "$SMALL" .heavy_user)
+
+# ---------------------------------------------------------------- measuring
+
+ROWS=$WORK/rows.txt  # fields separated by \x1f (a tab would merge empty fields)
+: >"$ROWS"
+declare -A MEDIAN CHECK_KIB STATUS_KIB PEER_KIB BATCH_KIB BATCH_RATE
+
+# hf KEY [hyperfine options...] COMMAND: runs hyperfine, keeps its JSON as $WORK/KEY.json.
+hf() {
+    local key=$1; shift
+    log "$key"
+    if ! hyperfine --style basic --export-json "$WORK/$key.json" "$@" >&2; then
+        echo "bench.sh: hyperfine failed for $key" >&2
+        rm -f "$WORK/$key.json"
+        return 1
+    fi
+    MEDIAN[$key]=$(stat_ms "$key" median)
+}
+stat_ms() { [ -f "$WORK/$1.json" ] && jq -r ".results[0].$2 * 1000" "$WORK/$1.json" || echo ""; }
+
+# peak_kib COMMAND...: the largest maximum RSS (KiB) of three runs.
+peak_kib() {
+    local best=0 kib
+    for _ in 1 2 3; do
+        /usr/bin/time -f %M -o "$WORK/time.out" "$@" >/dev/null 2>&1
+        kib=$(tail -1 "$WORK/time.out")
+        [[ "$kib" =~ ^[0-9]+$ ]] && [ "$kib" -gt "$best" ] && best=$kib
+    done
+    echo "$best"
+}
+peak_kib_stdin() {  # peak_kib_stdin FILE COMMAND...
+    local input=$1 best=0 kib; shift
+    for _ in 1 2; do
+        /usr/bin/time -f %M -o "$WORK/time.out" "$@" <"$input" >/dev/null 2>&1
+        kib=$(tail -1 "$WORK/time.out")
+        [[ "$kib" =~ ^[0-9]+$ ]] && [ "$kib" -gt "$best" ] && best=$kib
+    done
+    echo "$best"
+}
+
+# row OPERATION SIZE KEY VS_PEER VS_1K PEAK_KIB TARGET MET
+row() { printf '%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\n' "$@" >>"$ROWS"; }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.2f", a / b }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a <= b) }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a >= b) }'; }
+yes_no() { if "$@"; then echo yes; else echo no; fi; }
+mib() { awk -v k="$1" 'BEGIN { if (k == "" || k == 0) print ""; else printf "%.1f MiB", k / 1024 }'; }
+label() { case $1 in 1000) echo 1k ;; 100000) echo 100k ;; 1000000) echo 1M ;; *) echo "$1" ;; esac; }
+
+# -------- check, status --json, grant (durable) at every size
+
+for size in "${SIZES[@]}"; do
+    s=$(store "$size")
+    hf "check-$size" -N -w "$WARMUP" -r "$RUNS" -i \
+        "$BIN check '$CHECK_USER' premium --store $s --at $AT"
+    CHECK_KIB[$size]=$(peak_kib "$BIN" check "$CHECK_USER" premium --store "$s" --at "$AT")
+
+    hf "status-$size" -N -w "$WARMUP" -r "$RUNS" \
+        "$BIN status '$STATUS_USER' --json --store $s --at $AT"
+    STATUS_KIB[$size]=$(peak_kib "$BIN" status "$STATUS_USER" --json --store "$s" --at "$AT")
+
+    # grant writes into the scratch store; every timed run starts from the generated
+    # profile again (--prepare restores it), so each run does the same work.
+    profile=$("$BIN" path "$GRANT_USER" --store "$s")
+    original=$BENCH/grant-original-$size.json
+    [ -f "$original" ] || cp "$profile" "$original"
+    hf "grant-$size" -N -w "$WARMUP" -r "$RUNS" --prepare "cp '$original' '$profile'" \
+        "$BIN grant '$GRANT_USER' premium --duration 1m --store $s"
+    cp "$original" "$profile"
+done
+
+# -------- the jq peer: the same verdict from the store exported as one JSON file
+
+JQ_VERDICT='
+  (.entitlements[$e] // []) as $products
+  | (.profiles[$u] // {}) as $p
+  | [ ($p.transactions // [])[]
+      | select(if .type == "manual_grant" then .entitlement == $e
+               else (.product_id as $id | any($products[]; . == $id)) end) ] as $c
+  | any($c[];
+      .type != "consumable_purchase"
+      and (.revoked_at == null or .revoked_at > $t)
+      and ((.starts_at // .purchased_at) <= $t)
+      and (.expires_at == null or .expires_at > $t
+           or ((.original_transaction_id // .transaction_id) as $o
+               | ($p.renewal_info[$o].grace_period_expires_at // null) as $g
+               | $g != null and $g > $t
+                 and .expires_at == ([$c[] | select((.original_transaction_id // .transaction_id) == $o)
+                                      | .expires_at | select(. != null)] | max))))'
+printf '%s\n' "$JQ_VERDICT" >"$WORK/verdict.jq"
+
+# Agreement: every user of the smallest store, premium, check --stdin against jq.
+log "peer agreement at $(label "$SMALL")"
+s=$(store "$SMALL")
+jq -r --arg e premium --arg t "$AT" \
+    "def verdict(\$u): $JQ_VERDICT; . as \$d | .profiles | keys[] as \$u | \"\(\$u)\t\(\$d | verdict(\$u))\"" \
+    "$s/bench-peer.json" | sort >"$WORK/agree-jq.tsv"
+{ cat "$s/bench-users.txt"; echo "$HEAVY_USER"; } | "$BIN" check --stdin premium --store "$s" --at "$AT" |
+    jq -r '"\(.customer_user_id)\t\(.is_active)"' | sort >"$WORK/agree-tool.tsv"
+AGREE_TOTAL=$(wc -l <"$WORK/agree-tool.tsv")
+AGREE_DIFF=$(diff "$WORK/agree-jq.tsv" "$WORK/agree-tool.tsv" | grep -c '^[<>]')
+
+for size in "$SMALL" "$PEER_SIZE"; do
+    s=$(store "$size")
+    [ -f "$s/bench-peer.json" ] || continue
+    # /usr/bin/time inside the timed command (a millisecond on seconds) gives the peak memory.
+    hf "peer-$size" -N -w "$PEER_WARMUP" -r "$PEER_RUNS" -i \
+        "/usr/bin/time -f %M -o $WORK/peer-$size.rss jq -e --arg u '$CHECK_USER' --arg e premium --arg t $AT -f $WORK/verdict.jq $s/bench-peer.json"
+    PEER_KIB[$size]=$(tail -1 "$WORK/peer-$size.rss" 2>/dev/null)
+done
+
+# -------- status of the profile with 10,000 transactions
+
+s=$(store "$LARGEST")
+hf "heavy-text" -N -w 3 -r "$SLOW_RUNS" "$BIN status $HEAVY_USER --store $s --at $AT"
+HEAVY_KIB=$(peak_kib "$BIN" status "$HEAVY_USER" --store "$s" --at "$AT")
+hf "heavy-json" -N -w 3 -r "$SLOW_RUNS" "$BIN status $HEAVY_USER --json --store $s --at $AT"
+
+# -------- batch check: throughput, streaming, memory at two batch sizes
+
+for size in "${SIZES[@]}"; do
+    [ "$size" -ge "$BATCH_IDS" ] || continue
+    s=$(store "$size")
+    head -n "$BATCH_IDS" "$s/bench-users.txt" >"$WORK/ids-$size.txt"
+    hf "batch-$size" -w "$BATCH_WARMUP" -r "$BATCH_RUNS" -i \
+        "/usr/bin/time -f %M -o $WORK/batch-$size.rss $BIN check --stdin premium --store $s --at $AT < $WORK/ids-$size.txt > /dev/null"
+    BATCH_KIB[$size]=$(tail -1 "$WORK/batch-$size.rss" 2>/dev/null)
+done
+s=$(store "$LARGEST")
+head -n "$BATCH_SMALL" "$s/bench-users.txt" >"$WORK/ids-small.txt"
+BATCH_SMALL_KIB=$(peak_kib_stdin "$WORK/ids-small.txt" "$BIN" check --stdin premium --store "$s" --at "$AT")
+BATCH_LARGE_IDS=$(wc -l <"$s/bench-users.txt")
+if [ "$BATCH_LARGE_IDS" -eq "$BATCH_IDS" ] && [ -n "${BATCH_KIB[$LARGEST]:-}" ]; then
+    BATCH_LARGE_KIB=${BATCH_KIB[$LARGEST]}
+else
+    log "batch memory, $BATCH_LARGE_IDS ids"
+    BATCH_LARGE_KIB=$(peak_kib_stdin "$s/bench-users.txt" "$BIN" check --stdin premium --store "$s" --at "$AT")
+fi
+# Streaming: with the input still open, the first answer must come back at once.
+log "batch streaming"
+start=$(date +%s%N)
+FIRST_LINE_MS=$({ echo "$CHECK_USER"; sleep 2; } | "$BIN" check --stdin premium --store "$s" --at "$AT" |
+    { IFS= read -r _; echo $((($(date +%s%N) - start) / 1000000)); cat >/dev/null; })
+
+# -------- experiment (full only): the same binary linked with -static-executable
+
+if [ "$MODE" = full ]; then
+    log "experiment: -static-executable build"
+    if swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product entitlement \
+        --scratch-path "$BENCH/build-static" >&2; then
+        STATIC_BIN=$(swift build -c release --scratch-path "$BENCH/build-static" --show-bin-path)/entitlement
+        s=$(store "$LARGEST")
+        hf "static-check" -N -w "$WARMUP" -r "$RUNS" -i "$STATIC_BIN check '$CHECK_USER' premium --store $s --at $AT"
+        STATIC_KIB=$(peak_kib "$STATIC_BIN" check "$CHECK_USER" premium --store "$s" --at "$AT")
+        hf "static-status" -N -w "$WARMUP" -r "$RUNS" "$STATIC_BIN status '$STATUS_USER' --json --store $s --at $AT"
+    fi
+fi
+
+# ---------------------------------------------------------------- the table
+
+for size in "${SIZES[@]}"; do
+    l=$(label "$size")
+    vs1k=$([ "$size" = "$SMALL" ] || ratio "${MEDIAN[check-$size]:-}" "${MEDIAN[check-$SMALL]:-}")
+    vspeer=$(ratio "${MEDIAN[peer-$size]:-}" "${MEDIAN[check-$size]:-}")
+    met=""
+    if [ "$size" = "$LARGEST" ]; then
+        met=$(yes_no eval 'le "${MEDIAN[check-$size]:-}" 5 && le "$vs1k" 1.2 && le "${CHECK_KIB[$size]}" 20480')
+    fi
+    row "\`check USER\`" "$l" "check-$size" "${vspeer:+${vspeer}x faster}" "${vs1k:+${vs1k}x}" "${CHECK_KIB[$size]}" \
+        "≤ 5 ms at 1M, ≤ 1.2x the 1k figure; ≤ 20 MiB" "$met"
+done
+for size in "$SMALL" "$PEER_SIZE"; do
+    [ -n "${MEDIAN[peer-$size]:-}" ] || continue
+    met=""
+    [ "$size" = "$PEER_SIZE" ] && met=$(yes_no ge "$(ratio "${MEDIAN[peer-$size]}" "${MEDIAN[check-$size]:-}")" 10)
+    row "peer: \`jq -e\` on the one-file export" "$(label "$size")" "peer-$size" "1x" "" "${PEER_KIB[$size]}" \
+        "check ≥ 10x faster at 100k" "$met"
+done
+for size in "${SIZES[@]}"; do
+    met=""; [ "$size" = "$LARGEST" ] && met=$(yes_no le "${MEDIAN[status-$size]:-}" 8)
+    row "\`status USER --json\`" "$(label "$size")" "status-$size" "" \
+        "$([ "$size" = "$SMALL" ] || ratio "${MEDIAN[status-$size]:-}" "${MEDIAN[status-$SMALL]:-}")x" \
+        "${STATUS_KIB[$size]}" "≤ 8 ms" "$met"
+done
+for size in "${SIZES[@]}"; do
+    vs1k=$([ "$size" = "$SMALL" ] || ratio "${MEDIAN[grant-$size]:-}" "${MEDIAN[grant-$SMALL]:-}")
+    met=""; [ "$size" = "$LARGEST" ] && met=$(yes_no eval 'le "${MEDIAN[grant-$size]:-}" 10 && le "$vs1k" 1.2')
+    row "\`grant USER premium --duration 1m\` (durable)" "$(label "$size")" "grant-$size" "" "${vs1k:+${vs1k}x}" "" \
+        "≤ 10 ms at 1M, flat (≤ 1.2x the 1k figure)" "$met"
+done
+row "\`status\`, 10,000 transactions" "$(label "$LARGEST")" "heavy-text" "" "" "$HEAVY_KIB" "≤ 50 ms" \
+    "$(yes_no le "${MEDIAN[heavy-text]:-}" 50)"
+row "\`status --json\`, 10,000 transactions" "$(label "$LARGEST")" "heavy-json" "" "" "" "(≤ 50 ms, same profile)" \
+    "$(yes_no le "${MEDIAN[heavy-json]:-}" 50)"
+for size in "${SIZES[@]}"; do
+    [ -n "${MEDIAN[batch-$size]:-}" ] || continue
+    rate=$(awk -v n="$BATCH_IDS" -v ms="${MEDIAN[batch-$size]}" 'BEGIN { printf "%.0f", n / (ms / 1000) }')
+    BATCH_RATE[$size]=$rate
+    row "\`check --stdin premium\`, $BATCH_IDS ids ($rate users/s)" "$(label "$size")" "batch-$size" "" "" "${BATCH_KIB[$size]}" \
+        "≥ 20,000 users/s" "$(yes_no ge "$rate" 20000)"
+done
+if [ -n "${MEDIAN[static-check]:-}" ]; then
+    row "experiment: \`check USER\`, binary linked \`-static-executable\`" "$(label "$LARGEST")" "static-check" "" \
+        "$(ratio "${MEDIAN[static-check]}" "${MEDIAN[check-$SMALL]:-}")x" "$STATIC_KIB" "(not the shipped build)" ""
+    row "experiment: \`status USER --json\`, \`-static-executable\`" "$(label "$LARGEST")" "static-status" "" "" "" "(not the shipped build)" ""
+fi
+FLAT=$(awk -v a="$BATCH_SMALL_KIB" -v b="$BATCH_LARGE_KIB" 'BEGIN { exit !(a > 0 && b > 0 && b - a <= 2048) }' && echo yes || echo no)
+
+fmt_ms() { awk -v v="$1" 'BEGIN { if (v == "") print "–"; else if (v >= 1000) printf "%.2f s", v / 1000; else if (v >= 100) printf "%.0f ms", v; else printf "%.2f ms", v }'; }
+
+{
+    echo "| operation | store | median | min | max | vs peer | vs 1k | peak memory | target | met? |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    while IFS=$'\x1f' read -r op size key vspeer vs1k kib target met; do
+        echo "| $op | $size | $(fmt_ms "$(stat_ms "$key" median)") | $(fmt_ms "$(stat_ms "$key" min)") | $(fmt_ms "$(stat_ms "$key" max)") | ${vspeer:-} | ${vs1k:-} | $(mib "$kib") | $target | ${met:-} |"
+    done <"$ROWS"
+    echo "| batch memory, $BATCH_SMALL vs $BATCH_LARGE_IDS ids | $(label "$LARGEST") | | | | | | $(mib "$BATCH_SMALL_KIB") → $(mib "$BATCH_LARGE_KIB") | flat in the number of users | $FLAT |"
+    echo "| batch streaming: first answer, input still open | $(label "$LARGEST") | ${FIRST_LINE_MS} ms | | | | | | streaming | $([ "${FIRST_LINE_MS:-9999}" -lt 1000 ] && echo yes || echo no) |"
+} >"$WORK/table.md"
+
+# ---------------------------------------------------------------- the report
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+stores=$(for size in "${SIZES[@]}"; do
+    s=$(store "$size")
+    printf -- '- %s: %s profiles + `%s`, %s transactions, %s of profile files (`%s`)\n' "$(label "$size")" \
+        "$(manifest "$size" .profiles)" "$(manifest "$size" .heavy_user)" "$(manifest "$size" .transactions)" \
+        "$(awk -v b="$(manifest "$size" .profile_bytes)" 'BEGIN { printf "%.0f MB", b / 1e6 }')" "$s"
+done)
+{
+    echo "<!-- bench:results:start (written by scripts/bench.sh $MODE; edit outside these markers) -->"
+    echo "## Results ($MODE)"
+    echo
+    echo "- date: $(date -u)"
+    echo "- machine: $(nproc) CPUs ($cpu), $mem RAM, $(uname -sr)"
+    echo "- toolchain: $(swift --version 2>&1 | head -1); $(hyperfine --version); $(jq --version)"
+    echo "- command: \`make bench$([ "$MODE" = quick ] && echo -quick)\` (\`bash scripts/bench.sh $MODE\`), release binary from \`make release\`"
+    echo "- every command at \`--at $AT\`; hyperfine with warm-up, \`-N\` (no shell) except the batch runs (stdin redirect); $RUNS runs, $SLOW_RUNS for the heavy profile, $PEER_RUNS for jq"
+    echo "- users (same profile at every size): check \`$CHECK_USER\` (active renewing), status \`$STATUS_USER\` (three subscriptions), grant \`$GRANT_USER\` (expired; restored before each run), heavy \`$HEAVY_USER\`"
+    echo "- peer agreement: jq and \`check --stdin\` give the same premium verdict for $((AGREE_TOTAL - AGREE_DIFF)) of $AGREE_TOTAL users of the $(label "$SMALL") store"
+    echo "- stores:"
+    echo "$stores"
+    echo
+    cat "$WORK/table.md"
+    echo
+    echo "Ratios: \"vs peer\" is the jq time divided by the \`check\` time on the same store; \"vs 1k\" is the median divided by the same operation's median at 1k. Peak memory is the largest maximum RSS of three runs (\`/usr/bin/time -f %M\`)."
+    echo "<!-- bench:results:end -->"
+} >"$WORK/results.md"
+
+mkdir -p "$(dirname "$OUTPUT")"
+if [ "$MODE" = full ] && [ -f "$OUTPUT" ] && grep -q 'bench:results:start' "$OUTPUT" && grep -q 'bench:results:end' "$OUTPUT"; then
+    # Replace the results block, keep the hand-written sections around it.
+    awk -v results="$WORK/results.md" '
+        /bench:results:start/ { while ((getline line < results) > 0) print line; skip = 1; next }
+        /bench:results:end/ { skip = 0; next }
+        !skip { print }' "$OUTPUT" >"$WORK/output.md" && mv "$WORK/output.md" "$OUTPUT"
+elif [ "$MODE" = full ]; then
+    { echo "# Performance"; echo; cat "$WORK/results.md"; } >"$OUTPUT"
+else
+    { echo "# Benchmark results (quick)"; echo; cat "$WORK/results.md"; } >"$OUTPUT"
+fi
+log "wrote $OUTPUT"
+cat "$WORK/table.md"
+exit 0
