@@ -63,8 +63,25 @@ public struct JSONObject: Equatable, Sendable {
 
     public init() {}
 
+    /// An object from pairs in order; a repeated key keeps its first place and last value.
     public init(_ pairs: [(String, JSONValue)]) {
-        for (key, value) in pairs { self[key] = value }
+        if pairs.count <= 32 {
+            entries.reserveCapacity(pairs.count)
+            for (key, value) in pairs {
+                if let position = entries.firstIndex(where: { $0.key == key }) { entries[position].value = value } else { entries.append((key, value)) }
+            }
+            return
+        }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(pairs.count)
+        for (key, value) in pairs {
+            if let position = positions[key] {
+                entries[position].value = value
+            } else {
+                positions[key] = entries.count
+                entries.append((key, value))
+            }
+        }
     }
 
     /// The keys in document order.

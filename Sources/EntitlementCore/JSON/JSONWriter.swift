@@ -48,7 +48,7 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            let entries = sortKeys ? object.entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.entries
+            let entries = sortKeys ? object.entries.sorted { $0.key < $1.key } : object.entries
             for (offset, entry) in entries.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1, into: &out)
@@ -69,6 +69,12 @@ public struct JSONWriter: Sendable {
 
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them in one go.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)

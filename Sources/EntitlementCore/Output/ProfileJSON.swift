@@ -65,11 +65,11 @@ enum ProfileJSON {
 
     /// One-time purchases, keyed by product id, each an array in purchase order.
     static func nonSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date) -> JSONObject {
-        var object = JSONObject()
+        var byProduct: [String: [JSONValue]] = [:]
         let purchases = profile.transactions.filter { !$0.isManualGrant && !isSubscription($0) }.sorted { $0.purchasedAt < $1.purchasedAt }
         for transaction in purchases {
             guard let productID = transaction.productID else { continue }
-            let entry = JSONValue.object(JSONObject([
+            byProduct[productID, default: []].append(.object(JSONObject([
                 ("purchase_id", .string(transaction.transactionID)),
                 ("vendor_product_id", .string(productID)),
                 ("vendor_transaction_id", .string(transaction.transactionID)),
@@ -79,10 +79,9 @@ enum ProfileJSON {
                 ("is_one_time", .bool(transaction.type == .consumablePurchase)),
                 ("is_sandbox", .bool(transaction.environment == .sandbox)),
                 ("is_refund", .bool(transaction.revokedAt != nil)),
-            ]))
-            if case .array(var items)? = object[productID] { items.append(entry); object[productID] = .array(items) } else { object[productID] = .array([entry]) }
+            ])))
         }
-        return object
+        return JSONObject(byProduct.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value)) })
     }
 
     static func isSubscription(_ transaction: Transaction) -> Bool {
