@@ -2,11 +2,12 @@ import EntitlementCore
 import Foundation
 
 // The real streams, environment and clock; everything else is in EntitlementCore.
+let environment = ProcessEnvironment.current()
 let context = Context(
-    environment: ProcessInfo.processInfo.environment,
+    environment: environment,
     stdout: OutputStream(fileDescriptor: 1),
     stderr: OutputStream(fileDescriptor: 2),
     stdin: InputStream(fileDescriptor: 0),
     now: { Date() },
-    loginName: LoginName.current())
+    loginName: LoginName.current(environment: environment))
 exit(CLI(context: context).run(Array(CommandLine.arguments.dropFirst())))

@@ -10,11 +10,12 @@ public struct Context: Sendable {
     public var stdin: InputStream
     /// The real time for mutations and the default `--at`; tests pass a fixed one.
     public var now: @Sendable () -> Date
-    /// The login name, the last fallback for `--actor`.
-    public var loginName: String?
+    /// The login name, the last fallback for `--actor`; looked up only when needed
+    /// (it reads the user database, a cost `check` should not pay).
+    public var loginName: @Sendable () -> String?
 
     public init(environment: [String: String], stdout: OutputStream, stderr: OutputStream, stdin: InputStream,
-                now: @escaping @Sendable () -> Date, loginName: String?) {
+                now: @escaping @Sendable () -> Date, loginName: @autoclosure @escaping @Sendable () -> String?) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr

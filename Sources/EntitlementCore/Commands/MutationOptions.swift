@@ -31,7 +31,7 @@ struct MutationOptions: Equatable, Sendable {
     func resolvedActor(_ context: Context) -> String {
         if let actor { return actor }
         if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.isEmpty { return actor }
-        return context.loginName ?? "unknown"
+        return context.loginName() ?? "unknown"
     }
 
     static let specs = [CommonOptions.store, CommonOptions.reason, CommonOptions.actor, CommonOptions.dryRun, CommonOptions.lockTimeout, CommonOptions.json]
