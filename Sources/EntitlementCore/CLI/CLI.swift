@@ -8,10 +8,19 @@ public struct CLI {
 
     /// Runs one invocation; `arguments` excludes the program name.
     public func run(_ arguments: [String]) -> Int32 {
-        defer {
-            context.stdout.flush()
+        let code = runCommand(arguments)
+        context.stdout.flush()
+        // Output that did not arrive is a failure, not a success: `status > /dev/full`.
+        if let failure = context.stdout.writeError {
+            context.stderr.write("Error: cannot write to standard output: \(failure)\n")
             context.stderr.flush()
+            return ExitCode.dataError.rawValue
         }
+        context.stderr.flush()
+        return code
+    }
+
+    func runCommand(_ arguments: [String]) -> Int32 {
         do {
             switch try Command.parse(arguments) {
             case .help(let spec):

@@ -10,6 +10,8 @@ public final class OutputStream: @unchecked Sendable {
     private let fd: Int32?
     /// Whether this stream is a terminal (decides colour and progress).
     public let isTerminal: Bool
+    /// The first write error (for example a full disk), so the run can fail with exit 4.
+    public private(set) var writeError: String?
 
     /// A stream over a file descriptor (1 or 2).
     public init(fileDescriptor: Int32) {
@@ -41,7 +43,11 @@ public final class OutputStream: @unchecked Sendable {
         buffer.withUnsafeBytes { raw in
             while offset < raw.count {
                 let result = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 { if errno == EINTR { continue }; return }
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    if writeError == nil { writeError = String(cString: strerror(errno)) }
+                    return
+                }
                 offset += result
             }
         }

@@ -52,7 +52,7 @@ enum OptionValues {
     static func text(_ parsed: ParsedArguments, _ option: String, command: String) throws(EntitlementError) -> String? {
         guard let text = parsed.value(option) else { return nil }
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw .usage("--\(option) must not be empty.", command: command)
+            throw .usage("option '--\(option)' needs a non-empty value.", command: command)
         }
         return text
     }

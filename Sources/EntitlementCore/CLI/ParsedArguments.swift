@@ -41,7 +41,10 @@ public struct ParsedArguments: Equatable, Sendable {
                 let letters = Array(argument.dropFirst())
                 guard letters.count == 1, let found = spec.option(short: letters[0]) else {
                     if letters.allSatisfy({ spec.option(short: $0)?.takesValue == false }) {
-                        for letter in letters { parsed.flags.insert(spec.option(short: letter)!.name) }
+                        for letter in letters {
+                            let name = spec.option(short: letter)!.name
+                            guard parsed.flags.insert(name).inserted else { throw fail("option '--\(name)' was given more than once.") }
+                        }
                         continue
                     }
                     if argument.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
@@ -57,17 +60,22 @@ public struct ParsedArguments: Equatable, Sendable {
                 if let inlineValue {
                     value = inlineValue
                 } else {
-                    guard index < arguments.count else { throw fail("option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")).") }
+                    // A known option where the value should be means the value is missing:
+                    // `--reason --dry-run` must not record "--dry-run" and write for real.
+                    guard index < arguments.count, !Self.isOption(arguments[index], of: spec) else {
+                        throw fail("option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")); to pass one that starts with '-', write --\(option.name)=VALUE.")
+                    }
                     value = arguments[index]
                     index += 1
                 }
+                guard !value.isEmpty else { throw fail("option '--\(option.name)' needs a non-empty value.") }
                 if !option.repeatable, parsed.values[option.name] != nil {
                     throw fail("option '--\(option.name)' was given more than once.")
                 }
                 parsed.values[option.name, default: []].append(value)
             } else {
                 guard inlineValue == nil else { throw fail("option '--\(option.name)' takes no value.") }
-                parsed.flags.insert(option.name)
+                guard parsed.flags.insert(option.name).inserted else { throw fail("option '--\(option.name)' was given more than once.") }
             }
         }
         if parsed.flag("help") { return parsed }
@@ -82,5 +90,15 @@ public struct ParsedArguments: Equatable, Sendable {
             throw fail("missing argument \(missing).")
         }
         return parsed
+    }
+
+    /// True when `argument` names one of `spec`'s options (`--name`, `--name=…` or `-x`).
+    static func isOption(_ argument: String, of spec: CommandSpec) -> Bool {
+        if argument.hasPrefix("--") {
+            let name = argument.dropFirst(2).split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return spec.option(named: name) != nil
+        }
+        if argument.count == 2, argument.hasPrefix("-"), let letter = argument.last { return spec.option(short: letter) != nil }
+        return false
     }
 }

@@ -21,7 +21,19 @@ struct BatchCheck {
             var line = line
             if line.last == 0x0D { line = line.dropLast() }
             guard !line.isEmpty else { return }
-            let userID = String(decoding: line, as: UTF8.self)
+            // The same rules as `check USER`: valid UTF-8, at most 4096 bytes.
+            guard let userID = String(validating: line, as: UTF8.self), line.count <= 4096 else {
+                let problem = line.count > 4096 ? "the user id is longer than 4096 bytes" : "the user id is not valid UTF-8"
+                var object = JSONObject([("id", .string(command.entitlement)), ("error", .string(problem))])
+                object["customer_user_id"] = .string(String(decoding: line.prefix(64), as: UTF8.self))
+                object["evaluated_at"] = evaluatedAt
+                result = worse(result, .usage)
+                if !command.quiet {
+                    context.stdout.write(bytes: writer.bytes(.object(object)))
+                    context.stdout.write("\n")
+                }
+                return
+            }
             var object: JSONObject
             do {
                 if let profile = try store.loadProfile(userID: userID) {

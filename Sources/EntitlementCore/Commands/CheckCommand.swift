@@ -83,18 +83,22 @@ public struct CheckCommand: RunnableCommand, Equatable {
     }
 
     func checkOne(_ lookup: ProfileLookup, store: EntitlementStore, date: Date, context: Context) throws(EntitlementError) -> ExitCode {
+        // The configuration is small, and reading it always means a broken store is
+        // reported (exit 4) even for a user without a profile.
+        let configuration = try store.loadConfiguration()
         let profile = try lookup.load(from: store)
-        // The configuration is read only when it can matter: a profile exists, or --strict asks.
-        var configuration: ProductConfiguration?
-        if profile != nil || strict { configuration = try store.loadConfiguration() }
         if strict {
             if profile == nil {
                 if case .user(let id) = lookup { throw .unknownUser(id) }
-                throw .notFound("no profile with \(Terminal.escape(lookup.displayName))")
+                throw lookup.notFoundError
             }
-            if let configuration, configuration.entitlement(entitlement) == nil {
+            if configuration.entitlement(entitlement) == nil {
                 throw .unknownEntitlement(entitlement, suggestion: Suggestion.closest(to: entitlement, in: configuration.entitlementIDs))
             }
+        } else if !quiet, configuration.entitlement(entitlement) == nil {
+            // Still exit 1, as scripts expect, but a person sees why.
+            let suggestion = Suggestion.closest(to: entitlement, in: configuration.entitlementIDs).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
+            context.stderr.write("Note: entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)\n")
         }
         let userID: String?
         switch lookup {
@@ -102,7 +106,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
         case .profileID: userID = profile?.customerUserID
         }
         let evaluation: Evaluation
-        if let profile, let configuration {
+        if let profile {
             evaluation = StatusEngine(configuration: configuration, environment: environment).evaluate(entitlement, for: profile, at: date)
         } else {
             evaluation = Evaluation(accessLevel: AccessLevel(id: entitlement, state: .never), considerations: [], decision: "no profile for this user")

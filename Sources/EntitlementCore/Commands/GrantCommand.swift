@@ -42,6 +42,11 @@ public struct GrantCommand: RunnableCommand, Equatable {
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         userID = try OptionValues.userID(parsed.positionals[0], command: name)
+        // A pasted id with a stray space would silently create a second customer.
+        if userID.trimmingCharacters(in: .whitespacesAndNewlines) != userID {
+            throw .usage("the user id '\(Terminal.escape(userID))' starts or ends with white space.",
+                         hint: "Check the id; grant never creates such a profile from the command line.", command: name)
+        }
         entitlement = parsed.positionals[1]
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
         let given = ["duration", "until", "lifetime"].filter { parsed.value($0) != nil || parsed.flag($0) }

@@ -41,10 +41,14 @@ public struct HistoryCommand: RunnableCommand, Equatable {
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
+        let engine = StatusEngine(configuration: try store.loadConfiguration())
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
         var events = HistoryEvent.events(of: profile)
         if let entitlement {
-            let engine = StatusEngine(configuration: try store.loadConfiguration())
+            if !engine.entitlementIDs(for: profile).contains(entitlement) {
+                let suggestion = Suggestion.closest(to: entitlement, in: engine.entitlementIDs(for: profile)).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
+                context.stderr.write("Note: entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)\n")
+            }
             events = events.filter { engine.transaction($0.transaction, unlocks: entitlement) }
         }
         if let since { events = events.filter { $0.at >= since } }

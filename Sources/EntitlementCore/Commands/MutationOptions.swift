@@ -30,7 +30,7 @@ struct MutationOptions: Equatable, Sendable {
     /// `--actor`, else `$ENTITLEMENT_ACTOR`, else the login name.
     func resolvedActor(_ context: Context) -> String {
         if let actor { return actor }
-        if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.isEmpty { return actor }
+        if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return actor }
         return context.loginName() ?? "unknown"
     }
 

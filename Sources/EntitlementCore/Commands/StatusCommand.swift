@@ -33,8 +33,9 @@ public struct StatusCommand: RunnableCommand, Equatable {
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
+        let configuration = try store.loadConfiguration()
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
-        let engine = StatusEngine(configuration: try store.loadConfiguration(), environment: environment)
+        let engine = StatusEngine(configuration: configuration, environment: environment)
         let date = at ?? context.now()
         if json {
             context.stdout.write(JSONWriter().string(.object(ProfileJSON.render(profile, engine: engine, at: date, explain: explain))))

@@ -42,10 +42,10 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .notFound(let message): return message
         case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
         case .storeExists(let path): return "a store already exists at \(Terminal.escape(path)); init never overwrites one"
-        case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
-        case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(detail)"
+        case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
+        case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
         case .invalidImport(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
-        case .io(let path, let message): return "\(Terminal.escape(path)): \(message)"
+        case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
         }
@@ -59,8 +59,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .unknownEntitlement(_, let suggestion):
             return suggestion.map { "Did you mean '\(Terminal.escape($0))'?" } ?? "Add it to config.json, or check the spelling."
         case .storeMissing: return "Create one with 'entitlement init --store DIR', or point --store or $ENTITLEMENT_STORE at an existing store."
-        case .invalidFile: return "The file was left unchanged. Fix it by hand; see docs/store-format.md."
-        case .newerSchema: return "The file was left unchanged."
+        case .invalidFile: return "The tool never rewrites a file it cannot read. Fix it by hand; see docs/store-format.md."
+        case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
         case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
         case .notFound, .storeExists, .io: return nil

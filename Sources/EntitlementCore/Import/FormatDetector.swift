@@ -108,7 +108,7 @@ enum FormatDetector {
         let matching = candidates.filter { $0.matches(value) }
         let name = Terminal.escape(file)
         if let format, matching.isEmpty {
-            throw .usage("\(name): not a \(format.rawValue) document: \(format.expectation)",
+            throw .usage("\(name): not a document in the \(format.rawValue) format: \(format.expectation)",
                          hint: "Check the file, or leave out --format to detect the format.")
         }
         guard let first = matching.first else {

@@ -79,6 +79,7 @@ public struct FieldReader {
         guard case .number(let text) = value, let number = Double(text) else {
             throw wrongType(key, expected: "a number", found: value)
         }
+        guard number.isFinite else { throw FieldError(path: childPath(key), message: "\(text) is out of range") }
         return number
     }
 

@@ -16,6 +16,7 @@ public enum JSONValue: Equatable, Sendable {
 
     /// A number value from a double, written in its shortest round-trip form.
     public static func double(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }  // JSON has no inf or nan
         if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
         return .number("\(value)")
     }

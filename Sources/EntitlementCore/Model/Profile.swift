@@ -64,8 +64,14 @@ extension Profile {
         var transactions: [Transaction] = []
         let items = try reader.optionalArray(K.transactions.rawValue) ?? []
         transactions.reserveCapacity(items.count)
+        var seen: [String: Int] = [:]  // "store transaction_id" → index: ids are unique per store
         for (index, item) in items.enumerated() {
-            transactions.append(try Transaction(json: FieldReader(item, path: "transactions[\(index)]")))
+            let transaction = try Transaction(json: FieldReader(item, path: "transactions[\(index)]"))
+            if let first = seen.updateValue(index, forKey: transaction.store.rawValue + " " + transaction.transactionID) {
+                throw FieldError(path: "transactions[\(index)].transaction_id",
+                                 message: "'\(transaction.transactionID)' of store \(transaction.store.rawValue) repeats transactions[\(first)]")
+            }
+            transactions.append(transaction)
         }
         self.transactions = transactions
         var renewals: [String: RenewalInfo] = [:]

@@ -8,7 +8,7 @@ enum HistoryText {
             switch event.kind {
             case .purchase: what = transaction.type.rawValue
             case .grant: what = "grant"
-            case .revocation: what = transaction.isManualGrant ? "revoke" : "revoked"
+            case .revocation: what = "revocation"
             }
             let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
             table.append([

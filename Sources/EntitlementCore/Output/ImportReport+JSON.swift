@@ -57,7 +57,7 @@ extension ImportReport {
             ("verdicts", .array(outcome.verdicts.map { row in
                 .object(JSONObject([
                     ("accepted", .array(row.accepted.map { .string($0.rawValue) })),
-                    ("entitlement", .string(row.entitlement)),
+                    ("entitlement", row.entitlement == "-" ? .null : .string(row.entitlement)),
                     ("evidence", .string(row.evidence)),
                     ("note", .string(row.note)),
                     ("ours", .string(row.ours?.rawValue)),

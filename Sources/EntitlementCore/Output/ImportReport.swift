@@ -90,7 +90,9 @@ enum ImportReport {
         out += "\(disagreements) disagreement\(disagreements == 1 ? "" : "s"), \(outcomes.map(\.notCompared).reduce(0, +)) not compared.\n"
         let failed = outcomes.filter(\.failed)
         if !failed.isEmpty {
-            out += "Failed: \(failed.count) of \(outcomes.count) document\(outcomes.count == 1 ? "" : "s") (\(failed.map { Terminal.escape($0.name) }.joined(separator: ", "))); nothing from them was written.\n"
+            var names = failed.prefix(10).map { Terminal.escape($0.name) }.joined(separator: ", ")
+            if failed.count > 10 { names += ", and \(failed.count - 10) more" }
+            out += "Failed: \(failed.count) of \(outcomes.count) document\(outcomes.count == 1 ? "" : "s") (\(names)); nothing from \(failed.count == 1 ? "it" : "them") was written.\n"
         }
         return out
     }

@@ -52,7 +52,8 @@ public struct EntitlementStore: Sendable {
     }
 
     public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
-        try FileSystem.writeAtomically(JSONWriter().bytes(configuration.json), to: configPath, durable: durable)
+        // Unsorted: the order of entitlements in config.json is the order status shows.
+        try FileSystem.writeAtomically(JSONWriter(sortKeys: false).bytes(configuration.json), to: configPath, durable: durable)
     }
 
     // MARK: Profiles
@@ -65,7 +66,8 @@ public struct EntitlementStore: Sendable {
             return nil
         }
         let profile = try Self.decodeProfile(bytes, path: path)
-        guard profile.customerUserID == userID else {
+        // Bytes, not Swift's canonical equivalence: "José" in NFC and NFD are two ids and two files.
+        guard profile.customerUserID.utf8.elementsEqual(userID.utf8) else {
             throw .invalidFile(path: path, detail: "misplaced profile: it holds customer_user_id '\(Terminal.escape(profile.customerUserID))', but its file name is for '\(Terminal.escape(userID))'")
         }
         return profile

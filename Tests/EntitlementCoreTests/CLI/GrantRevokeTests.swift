@@ -106,7 +106,7 @@ struct GrantRevokeTests {
         let again = runCLI(["revoke", "manual-active", "premium", "--store", store, "--json"])
         #expect(try json(again.stdout)["changed"] == .bool(false))
         let history = runCLI(["history", "manual-active", "--store", store])
-        #expect(history.stdout.contains("revoke"))
+        #expect(history.stdout.contains("revocation"))
         #expect(history.stdout.contains("sam"))
         #expect(history.stdout.contains("Granted by mistake"))
     }

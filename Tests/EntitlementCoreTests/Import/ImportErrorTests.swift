@@ -82,7 +82,7 @@ extension ImportTests {
             let store = Store()
             let wrong = store.importing([fixtures + "/adapty/profile-active.json", "--format", "qonversion"])
             #expect(wrong.exitCode == 2)
-            #expect(wrong.stderr.contains("not a qonversion document: expected an array of entitlements or an object with \"permissions\""))
+            #expect(wrong.stderr.contains("not a document in the qonversion format: expected an array of entitlements or an object with \"permissions\""))
             let settled = store.importing([fixtures + "/ambiguous-shape.json", "--format", "revenuecat"])
             #expect(settled.exitCode == 0, "\(settled.stderr)")
             #expect(settled.stdout.contains("RevenueCat subscriber → nothing to import"))

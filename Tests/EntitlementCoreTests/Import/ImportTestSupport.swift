@@ -120,8 +120,12 @@ struct DocumentSummary {
     var renewalsUpdated: Int { count("renewal_info", "updated") }
 
     /// The verdict row for `entitlement` (or an App Store subject).
+    /// The verdict row for an entitlement (or subject); "-" finds the row with no entitlement.
     func verdict(_ entitlement: String) -> JSONValue? {
-        value["verdicts"]?.arrayValue.first { $0["entitlement"]?.stringValue == entitlement || $0["subject"]?.stringValue == entitlement }
+        value["verdicts"]?.arrayValue.first { row in
+            if entitlement == "-" { return row["entitlement"] == .null }
+            return row["entitlement"]?.stringValue == entitlement || row["subject"]?.stringValue == entitlement
+        }
     }
 
     var configAdded: [String] {
