@@ -38,7 +38,8 @@ public struct FieldReader {
 
     /// The value, treating `null` as absent.
     public func value(_ key: String) -> JSONValue? {
-        guard let value = object[key], value != .null else { return nil }
+        guard let value = object[key] else { return nil }
+        if case .null = value { return nil }
         return value
     }
 

@@ -93,7 +93,10 @@ public struct JSONObject: Equatable, Sendable {
     /// Reads or replaces a value; assigning `nil` removes the key.
     public subscript(key: String) -> JSONValue? {
         get {
-            for entry in entries where entry.key == key { return entry.value }
+            // Comparing lengths first skips most full string comparisons: this lookup
+            // runs for every field of every transaction a command reads.
+            let count = key.utf8.count
+            for entry in entries where entry.key.utf8.count == count && entry.key == key { return entry.value }
             return nil
         }
         set {
