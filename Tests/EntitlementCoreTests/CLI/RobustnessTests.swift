@@ -84,4 +84,21 @@ struct RobustnessTests {
         #expect(result.stderr.contains("Did you mean 'premium'?"))
         #expect(runCLI(["check", "lifetime", "premuim", "--store", demoStorePath, "-q"]).stderr.isEmpty)
     }
+
+    @Test func batchAnswersKeepTheInputOrderWhenCheckedInParallel() throws {
+        let users = try FileManager.default.contentsOfDirectory(atPath: demoStorePath + "/profiles").map { String($0.dropLast(5)) }.sorted()
+        // Far more lines than the parallel threshold, in a shuffled but fixed order.
+        let input = (0..<40).flatMap { round in users.indices.map { users[($0 * 7 + round) % users.count] } } + ["nobody"]
+        let result = runCLI(["check", "--stdin", "--store", demoStorePath], stdin: input.joined(separator: "\n"))
+        #expect(result.exitCode == 1)
+        let lines = try result.stdout.split(separator: "\n").map { try #require(try JSONParser.parse(String($0)).objectValue) }
+        #expect(lines.map { $0["customer_user_id"]?.stringValue } == input.map { Optional($0) })
+        var single: [String: JSONValue] = [:]
+        for user in users {
+            single[user] = try JSONParser.parse(runCLI(["check", user, "--store", demoStorePath, "--json"]).stdout).objectValue?["state"]
+        }
+        for (line, user) in zip(lines, input) where user != "nobody" {
+            #expect(line["state"] == single[user], "\(user)")
+        }
+    }
 }
