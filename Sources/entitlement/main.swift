@@ -1,5 +1,10 @@
 import EntitlementCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // The real streams, environment and clock; everything else is in EntitlementCore.
 let environment = ProcessEnvironment.current()

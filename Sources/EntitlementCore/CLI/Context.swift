@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything a command may touch outside itself: streams, environment, clock.
 ///

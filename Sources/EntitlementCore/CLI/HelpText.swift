@@ -35,7 +35,7 @@ public enum HelpText {
         let width = min(max(rows.map(\.0.count).max() ?? 0, 8), 28)
         return rows.map { label, help in
             if label.count > width { return "  \(label)\n" + String(repeating: " ", count: width + 4) + help + "\n" }
-            return "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + help + "\n"
+            return "  " + label.padded(to: width) + "  " + help + "\n"
         }.joined()
     }
 }

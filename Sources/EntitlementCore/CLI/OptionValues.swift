@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns option strings into typed values, with usage errors that say what is expected.
 enum OptionValues {
@@ -51,7 +51,7 @@ enum OptionValues {
     /// A free-text audit value (reason, actor): given means non-empty.
     static func text(_ parsed: ParsedArguments, _ option: String, command: String) throws(EntitlementError) -> String? {
         guard let text = parsed.value(option) else { return nil }
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !text.trimmingWhitespace.isEmpty else {
             throw .usage("option '--\(option)' needs a non-empty value.", command: command)
         }
         return text

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// `check --stdin`: streams user ids in, JSON Lines out, memory flat in the number of users.
 ///
@@ -116,22 +117,17 @@ struct LineChecker: Sendable {
 }
 
 /// Per-thread results of one chunk, collected in order.
-private final class ChunkAnswers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var parts: [([UInt8], ExitCode)]
+private final class ChunkAnswers: Sendable {
+    private let parts: Mutex<[([UInt8], ExitCode)]>
 
-    init(count: Int) { parts = Array(repeating: ([], .success), count: count) }
+    init(count: Int) { parts = Mutex(Array(repeating: ([], .success), count: count)) }
 
     func set(_ index: Int, _ bytes: [UInt8], _ code: ExitCode) {
-        lock.lock()
-        parts[index] = (bytes, code)
-        lock.unlock()
+        parts.withLock { $0[index] = (bytes, code) }
     }
 
     func get(_ index: Int) -> ([UInt8], ExitCode) {
-        lock.lock()
-        defer { lock.unlock() }
-        return parts[index]
+        parts.withLock { $0[index] }
     }
 }
 

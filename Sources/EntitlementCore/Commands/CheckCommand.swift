@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement check USER [ENTITLEMENT]`: is this user entitled? Exit 0 yes, 1 no.
 public struct CheckCommand: RunnableCommand, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement grant USER ENTITLEMENT`: give manual (promotional) access, audited.
 public struct GrantCommand: RunnableCommand, Equatable {
@@ -43,7 +43,7 @@ public struct GrantCommand: RunnableCommand, Equatable {
         let name = Self.spec.name
         userID = try OptionValues.userID(parsed.positionals[0], command: name)
         // A pasted id with a stray space would silently create a second customer.
-        if userID.trimmingCharacters(in: .whitespacesAndNewlines) != userID {
+        if userID.trimmingWhitespace != userID {
             throw .usage("the user id '\(Terminal.escape(userID))' starts or ends with white space.",
                          hint: "Check the id; grant never creates such a profile from the command line.", command: name)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
 public struct HistoryCommand: RunnableCommand, Equatable {

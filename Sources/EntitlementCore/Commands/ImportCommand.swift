@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
 public struct ImportCommand: RunnableCommand, Equatable {

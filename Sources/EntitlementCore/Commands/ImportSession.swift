@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One run of `import` (docs/import.md, section 1): read and map every document with no
 /// lock held, then merge them in order under the writer lock and write each changed file once.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Options that grant, revoke and import share: where, who, and how long to wait.
 struct MutationOptions: Equatable, Sendable {
@@ -30,7 +30,7 @@ struct MutationOptions: Equatable, Sendable {
     /// `--actor`, else `$ENTITLEMENT_ACTOR`, else the login name.
     func resolvedActor(_ context: Context) -> String {
         if let actor { return actor }
-        if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return actor }
+        if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.trimmingWhitespace.isEmpty { return actor }
         return context.loginName() ?? "unknown"
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement revoke USER ENTITLEMENT`: take back manual access; history keeps it all.
 public struct RevokeCommand: RunnableCommand, Equatable {

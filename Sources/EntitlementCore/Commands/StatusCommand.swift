@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `entitlement status USER`: the profile and every entitlement's state.
 public struct StatusCommand: RunnableCommand, Equatable {

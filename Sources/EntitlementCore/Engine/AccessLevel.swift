@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An entitlement's access at one instant, derived from a profile; never stored.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of a profile's audit trail: a purchase, a grant, or a revocation.
 public struct HistoryEvent: Equatable, Sendable {

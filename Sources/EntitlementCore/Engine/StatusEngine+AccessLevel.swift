@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StatusEngine {
     /// Fills the access level from the decisive transaction and its renewal info.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The status rules: a pure function of (profile, product configuration, time).
 ///

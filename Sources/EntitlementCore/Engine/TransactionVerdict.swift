@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one transaction means for one entitlement at one instant, and why.
 public enum TransactionVerdict: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An Adapty server-side profile → an `ImportDocument` (docs/import.md, section 9.2). Pure.
 enum AdaptyMapper {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adapty's field names (server-side API, Profile object).
 enum AdaptyKey {

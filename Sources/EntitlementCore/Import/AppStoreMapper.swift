@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
 enum AppStoreMapper {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Apple's decoded transaction and renewal payloads → our transaction and renewal info (sections 8.2–8.4).
 enum AppStorePayloads {

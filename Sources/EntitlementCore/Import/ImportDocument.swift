@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One vendor document in our terms: what to write, what the vendor claims, and what was odd.
 ///

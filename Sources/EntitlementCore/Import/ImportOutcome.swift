@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What happened to one document of an import run: the summary is made from these.
 struct ImportOutcome: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which user and which time a mapped document gets (docs/import.md, sections 4 and 5). Pure.
 enum ImportResolution {

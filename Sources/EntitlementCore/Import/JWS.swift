@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Compact JWS strings (`header.payload.signature`, base64url) as Apple signs its data.
 ///
@@ -25,7 +25,7 @@ enum JWS {
 
     /// base64url with optional padding: add `=` to a multiple of 4, map `-`→`+`, `_`→`/`.
     static func base64URLDecode(_ part: Substring) -> [UInt8]? {
-        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var text = String(part.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         guard text.count % 4 != 1 else { return nil }
         while text.count % 4 != 0 { text += "=" }
         return Data(base64Encoded: text).map { [UInt8]($0) }

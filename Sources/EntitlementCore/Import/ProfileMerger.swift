@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What merging one document into a profile changed (docs/import.md, sections 7.2–7.6).
 struct MergeReport: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Qonversion's field names (entitlements / permissions responses).
 enum QonversionKey {

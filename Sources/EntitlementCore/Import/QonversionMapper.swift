@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Qonversion entitlements or permissions → an `ImportDocument` (docs/import.md, section 9.3). Pure.
 enum QonversionMapper {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One vendor verdict next to ours (docs/import.md, section 10).
 struct VerdictRow: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RevenueCat's field names (REST v1 `GET /subscribers/{id}`).
 enum RevenueCatKey {

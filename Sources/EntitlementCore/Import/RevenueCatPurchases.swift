@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RevenueCat `subscriptions` and `non_subscriptions` → transactions and renewal info (section 9.1).
 struct RevenueCatPurchases {

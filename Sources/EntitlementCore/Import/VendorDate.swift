@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The vendors' date forms (docs/import.md section 6.1). ISO 8601 strings
 /// (RevenueCat, Adapty) go through `ISODate.parse`; these are the numeric ones.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Typed reads of vendor fields, with the types of docs/import.md section 6.1.
 ///

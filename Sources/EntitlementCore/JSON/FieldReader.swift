@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A wrong or missing field in a JSON document, with its path ("transactions[2].expires_at").
 public struct FieldError: Error, Equatable, Sendable {

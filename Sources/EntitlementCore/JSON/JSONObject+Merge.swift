@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONObject {
     /// Writes a typed field over a raw object: sets it, or removes it when nil,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A customer: ids, attributes, every transaction, and renewal info per subscription.
 public struct Profile: Equatable, Sendable {

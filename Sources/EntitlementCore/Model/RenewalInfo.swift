@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renewal state of one subscription, keyed in the profile by `original_transaction_id`.
 public struct RenewalInfo: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Transaction {
     /// Reads a transaction from its stored object.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One purchase, renewal or manual grant in a profile. Never deleted: a refund
 /// or a support revocation sets `revokedAt`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How long a manual grant lasts: calendar months plus exact seconds, or lifetime.
 ///

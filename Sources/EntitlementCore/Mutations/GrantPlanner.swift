@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Applies a grant to a profile: a pure function of (profile, request, now, new ids).
 ///

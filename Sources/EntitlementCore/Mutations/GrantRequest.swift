@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `grant` was asked to do, after parsing and before touching the store.
 public struct GrantRequest: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `revoke` was asked to do.
 public struct RevokeRequest: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How access levels read in tables and in `check`'s one line.
 enum AccessLevelText {

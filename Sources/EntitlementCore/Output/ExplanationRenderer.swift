@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--explain`: which transactions were considered for an entitlement, and why.
 enum ExplanationRenderer {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `import --json` (docs/import.md, section 12.2). Keys are sorted by the writer.
 extension ImportReport {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `import` prints on stdout: one block per document and the totals (docs/import.md, section 12).
 enum ImportReport {
@@ -73,8 +73,9 @@ enum ImportReport {
             return [result, label, vendor, ours].map(Terminal.escape)
         }
         let widths = (0..<3).map { column in cells.map { $0[column].count }.max() ?? 0 }
-        return cells.map { cell in
-            "    " + (0..<3).map { cell[$0].padding(toLength: widths[$0] + 3, withPad: " ", startingAt: 0) }.joined() + cell[3] + "\n"
+        return cells.map { cell -> String in
+            let padded: [String] = (0..<3).map { cell[$0].padded(to: widths[$0] + 3) }
+            return "    " + padded.joined() + cell[3] + "\n"
         }.joined()
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What grant and revoke print: the change, then the resulting access level.
 enum MutationReport {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
 enum ProfileJSON {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `status` for people: the profile's ids and attributes, then the entitlements table.
 enum ProfileText {
@@ -20,7 +20,7 @@ enum ProfileText {
         fields.append(("evaluated at", HumanDate.format(date)))
         let width = fields.map(\.0.count).max() ?? 0
         for (label, value) in fields {
-            out += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Terminal.escape(value) + "\n"
+            out += "  " + label.padded(to: width) + "  " + Terminal.escape(value) + "\n"
         }
         out += "\n"
         let evaluations = engine.entitlementIDs(for: profile).map { engine.evaluate($0, for: profile, at: date) }

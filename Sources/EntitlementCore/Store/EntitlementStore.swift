@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A store directory: `config.json`, one file per profile, and the writer lock.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,18 +54,19 @@ enum FileSystem {
 
     /// Creates a directory (and its parents); fine if it exists.
     static func makeDirectory(_ path: String) throws(EntitlementError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: path, message: "cannot create directory")
+        if isDirectory(path) { return }
+        let parent = PathName.directory(of: path)
+        if parent != path, parent != ".", parent != "/", !isDirectory(parent) { try makeDirectory(parent) }
+        guard mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) else {
+            throw .io(path: path, message: "cannot create directory: \(errorMessage())")
         }
     }
 
     /// Replaces `path` atomically: write a temporary file beside it, fsync it,
     /// rename it over `path`, fsync the directory. Readers see old or new, never a mix.
     static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EntitlementError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
+        let directory = PathName.directory(of: path)
+        let base = PathName.base(of: path)
         let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(path: temporary, message: "cannot create: \(errorMessage())") }

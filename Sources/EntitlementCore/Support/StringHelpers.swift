@@ -1,0 +1,33 @@
+/// Small string helpers, so the library needs only FoundationEssentials (a smaller,
+/// faster-starting binary than full Foundation with ICU).
+extension StringProtocol {
+    /// The text without leading and trailing white space (spaces, tabs, newlines).
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars[first...last])
+        return result
+    }
+
+    /// The text padded with spaces to `width` characters (never cut).
+    func padded(to width: Int) -> String {
+        count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Path helpers for the store's own, always-absolute-or-relative POSIX paths.
+enum PathName {
+    /// `a/b/c.json` → `a/b`; `c.json` → `.`.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `a/b/c.json` → `c.json`.
+    static func base(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
