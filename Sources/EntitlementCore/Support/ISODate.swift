@@ -7,6 +7,10 @@ import FoundationEssentials
 /// microseconds) only when needed. Hand-written because Foundation's formatters
 /// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
 public enum ISODate {
+    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, the range of four-digit years.
+    static let firstInstant = -62_135_596_800.0
+    static let endOfTime = 253_402_300_800.0
+
     /// Parses `text`, or returns nil when it is not an accepted form.
     public static func parse(_ text: String) -> Date? {
         var text = text
@@ -20,7 +24,7 @@ public enum ISODate {
         guard let year = scanner.number(digits: 4), scanner.take("-"),
               let month = scanner.number(digits: 2), scanner.take("-"),
               let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+              year >= 1, (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         let days = CivilDate.daysFromCivil(year: year, month: month, day: day)
         if scanner.isAtEnd { return Date(timeIntervalSince1970: Double(days) * 86_400) }
@@ -28,7 +32,7 @@ public enum ISODate {
               let hour = scanner.number(digits: 2), scanner.take(":"),
               let minute = scanner.number(digits: 2), scanner.take(":"),
               let second = scanner.number(digits: 2),
-              hour < 24, minute < 60, second < 61
+              hour < 24, minute < 60, second < 60  // no leap seconds: 23:59:60 is refused, not rolled over
         else { return nil }
         var nanoseconds = 0
         if scanner.take(".") || scanner.take(",") {
@@ -56,7 +60,10 @@ public enum ISODate {
         }
         guard scanner.isAtEnd else { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        let interval = Double(seconds) + Double(nanoseconds) / 1e9
+        // Only instants the tool can write back: years 0001 to 9999 in UTC.
+        guard interval >= firstInstant, interval < endOfTime else { return nil }
+        return Date(timeIntervalSince1970: interval)
     }
 
     /// `2026-01-15T12:00:00Z`, or `…:00.250Z` when the date has a fraction.

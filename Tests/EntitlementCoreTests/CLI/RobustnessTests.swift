@@ -101,4 +101,16 @@ struct RobustnessTests {
             #expect(line["state"] == single[user], "\(user)")
         }
     }
+
+    @Test(arguments: ["2026-01-15T12:00:60Z", "2026-01-15T23:59:60Z", "9999-12-31T23:59:59.9999999Z", "9999-12-31T23:59:59-05:00", "0000-06-01"])
+    func datesTheToolCouldNotWriteBackAreRefused(_ text: String) {
+        #expect(ISODate.parse(text) == nil)
+        #expect(runCLI(["check", "lifetime", "--store", demoStorePath, "--at", text]).exitCode == 2)
+    }
+
+    @Test func theLastWritableInstantRoundTrips() throws {
+        let last = try #require(ISODate.parse("9999-12-31T23:59:59Z"))
+        #expect(ISODate.format(last) == "9999-12-31T23:59:59Z")
+        #expect(ISODate.parse("0001-01-01") != nil)
+    }
 }
