@@ -27,10 +27,12 @@ mkdir -p "$WORK"
 if [ "$MODE" = full ]; then
     SIZES=(1000 100000 1000000)
     RUNS=30; WARMUP=10; SLOW_RUNS=10; PEER_RUNS=5; PEER_WARMUP=1; BATCH_RUNS=3; BATCH_WARMUP=1
+    BLOCKS=8; BLOCK_RUNS=10; BLOCK_WARMUP=3
     OUTPUT=docs/performance.md
 else
     SIZES=(1000 100000)
-    RUNS=15; WARMUP=5; SLOW_RUNS=5; PEER_RUNS=2; PEER_WARMUP=0; BATCH_RUNS=2; BATCH_WARMUP=0
+    RUNS=15; WARMUP=5; SLOW_RUNS=5; PEER_RUNS=2; PEER_WARMUP=0; BATCH_RUNS=2; BATCH_WARMUP=1
+    BLOCKS=3; BLOCK_RUNS=8; BLOCK_WARMUP=2
     OUTPUT=$BENCH/results-quick.md
 fi
 BATCH_IDS=100000        # ids checked for the throughput figure
@@ -96,7 +98,7 @@ HEAVY_USER=$(manifest "$SMALL" .heavy_user)
 
 ROWS=$WORK/rows.txt  # fields separated by \x1f (a tab would merge empty fields)
 : >"$ROWS"
-declare -A MEDIAN CHECK_KIB STATUS_KIB PEER_KIB BATCH_KIB BATCH_RATE
+declare -A MEDIAN CHECK_KIB STATUS_KIB PEER_KIB BATCH_KIB BATCH_RATE GRANT_PROFILE
 
 # hf KEY [hyperfine options...] COMMAND: runs hyperfine, keeps its JSON as $WORK/KEY.json.
 hf() {
@@ -142,25 +144,62 @@ mib() { awk -v k="$1" 'BEGIN { if (k == "" || k == 0) print ""; else printf "%.1
 label() { case $1 in 1000) echo 1k ;; 100000) echo 100k ;; 1000000) echo 1M ;; *) echo "$1" ;; esac; }
 
 # -------- check, status --json, grant (durable) at every size
+#
+# The sizes are measured in alternating blocks (1k, 100k, 1M, 1k, 100k, …) and the
+# blocks' times pooled, so that load from other processes on the machine falls on
+# every size alike and the "vs 1k" ratios compare like with like.
 
+# merge KEY FILES...: pools the times of several hyperfine exports into $WORK/KEY.json.
+merge() {
+    local key=$1; shift
+    jq -s '[.[].results[0].times[]] | sort as $t | {results: [{times: $t, min: $t[0], max: $t[-1], mean: (add / length),
+        median: (if ($t | length) % 2 == 1 then $t[($t | length - 1) / 2] else ($t[($t | length) / 2 - 1] + $t[($t | length) / 2]) / 2 end)}]}' \
+        "$@" >"$WORK/$key.json" && MEDIAN[$key]=$(stat_ms "$key" median)
+}
+
+# fill TEXT SIZE: TEXT with {store}, {size} and {profile} (the grant user's file) filled in.
+fill() {
+    local text=${1//\{store\}/$(store "$2")}
+    text=${text//\{size\}/$2}
+    echo "${text//\{profile\}/${GRANT_PROFILE[$2]:-}}"
+}
+
+# interleaved KEY COMMAND [hyperfine options...]: placeholders as in `fill`.
+interleaved() {
+    local key=$1 template=$2; shift 2
+    local round size option options
+    log "$key at ${SIZES[*]} ($BLOCKS blocks of $BLOCK_RUNS runs each)"
+    for round in $(seq "$BLOCKS"); do
+        for size in "${SIZES[@]}"; do
+            options=()
+            for option in "$@"; do options+=("$(fill "$option" "$size")"); done
+            hyperfine --style none -N -w "$BLOCK_WARMUP" -r "$BLOCK_RUNS" --export-json "$WORK/$key-$size-$round.json" \
+                "${options[@]}" "$(fill "$template" "$size")" >&2 || echo "bench.sh: hyperfine failed for $key at $size" >&2
+        done
+    done
+    for size in "${SIZES[@]}"; do
+        merge "$key-$size" "$WORK/$key-$size"-*.json
+        printf '   %s %s: median %.2f ms\n' "$key" "$(label "$size")" "${MEDIAN[$key-$size]:-0}" >&2
+    done
+}
+
+interleaved check "$BIN check '$CHECK_USER' premium --store {store} --at $AT" -i
+interleaved status "$BIN status '$STATUS_USER' --json --store {store} --at $AT"
+# grant writes into the scratch store; every timed run starts from the generated
+# profile again (--prepare restores it), so each run does the same work.
 for size in "${SIZES[@]}"; do
     s=$(store "$size")
-    hf "check-$size" -N -w "$WARMUP" -r "$RUNS" -i \
-        "$BIN check '$CHECK_USER' premium --store $s --at $AT"
-    CHECK_KIB[$size]=$(peak_kib "$BIN" check "$CHECK_USER" premium --store "$s" --at "$AT")
-
-    hf "status-$size" -N -w "$WARMUP" -r "$RUNS" \
-        "$BIN status '$STATUS_USER' --json --store $s --at $AT"
-    STATUS_KIB[$size]=$(peak_kib "$BIN" status "$STATUS_USER" --json --store "$s" --at "$AT")
-
-    # grant writes into the scratch store; every timed run starts from the generated
-    # profile again (--prepare restores it), so each run does the same work.
-    profile=$("$BIN" path "$GRANT_USER" --store "$s")
+    GRANT_PROFILE[$size]=$("$BIN" path "$GRANT_USER" --store "$s")
     original=$BENCH/grant-original-$size.json
-    [ -f "$original" ] || cp "$profile" "$original"
-    hf "grant-$size" -N -w "$WARMUP" -r "$RUNS" --prepare "cp '$original' '$profile'" \
-        "$BIN grant '$GRANT_USER' premium --duration 1m --store $s"
-    cp "$original" "$profile"
+    [ -f "$original" ] || cp "${GRANT_PROFILE[$size]}" "$original"
+done
+interleaved grant "$BIN grant '$GRANT_USER' premium --duration 1m --store {store}" \
+    --prepare "cp '$BENCH/grant-original-{size}.json' '{profile}'"
+for size in "${SIZES[@]}"; do
+    cp "$BENCH/grant-original-$size.json" "${GRANT_PROFILE[$size]}"
+    s=$(store "$size")
+    CHECK_KIB[$size]=$(peak_kib "$BIN" check "$CHECK_USER" premium --store "$s" --at "$AT")
+    STATUS_KIB[$size]=$(peak_kib "$BIN" status "$STATUS_USER" --json --store "$s" --at "$AT")
 done
 
 # -------- the jq peer: the same verdict from the store exported as one JSON file
@@ -236,7 +275,7 @@ start=$(date +%s%N)
 FIRST_LINE_MS=$({ echo "$CHECK_USER"; sleep 2; } | "$BIN" check --stdin premium --store "$s" --at "$AT" |
     { IFS= read -r _; echo $((($(date +%s%N) - start) / 1000000)); cat >/dev/null; })
 
-# -------- experiment (full only): the same binary linked with -static-executable
+# -------- experiment (full only): the same sources linked with -static-executable
 
 if [ "$MODE" = full ]; then
     log "experiment: -static-executable build"
@@ -244,9 +283,20 @@ if [ "$MODE" = full ]; then
         --scratch-path "$BENCH/build-static" >&2; then
         STATIC_BIN=$(swift build -c release --scratch-path "$BENCH/build-static" --show-bin-path)/entitlement
         s=$(store "$LARGEST")
-        hf "static-check" -N -w "$WARMUP" -r "$RUNS" -i "$STATIC_BIN check '$CHECK_USER' premium --store $s --at $AT"
+        for round in $(seq "$BLOCKS"); do
+            for variant in shipped static; do
+                b=$BIN; [ "$variant" = static ] && b=$STATIC_BIN
+                hyperfine --style none -N -w "$BLOCK_WARMUP" -r "$BLOCK_RUNS" -i --export-json "$WORK/x-check-$variant-$round.json" \
+                    "$b check '$CHECK_USER' premium --store $s --at $AT" >&2
+                hyperfine --style none -N -w "$BLOCK_WARMUP" -r "$BLOCK_RUNS" --export-json "$WORK/x-status-$variant-$round.json" \
+                    "$b status '$STATUS_USER' --json --store $s --at $AT" >&2
+            done
+        done
+        for variant in shipped static; do
+            merge "x-check-$variant" "$WORK/x-check-$variant"-*.json
+            merge "x-status-$variant" "$WORK/x-status-$variant"-*.json
+        done
         STATIC_KIB=$(peak_kib "$STATIC_BIN" check "$CHECK_USER" premium --store "$s" --at "$AT")
-        hf "static-status" -N -w "$WARMUP" -r "$RUNS" "$STATIC_BIN status '$STATUS_USER' --json --store $s --at $AT"
     fi
 fi
 
@@ -272,8 +322,8 @@ for size in "$SMALL" "$PEER_SIZE"; do
 done
 for size in "${SIZES[@]}"; do
     met=""; [ "$size" = "$LARGEST" ] && met=$(yes_no le "${MEDIAN[status-$size]:-}" 8)
-    row "\`status USER --json\`" "$(label "$size")" "status-$size" "" \
-        "$([ "$size" = "$SMALL" ] || ratio "${MEDIAN[status-$size]:-}" "${MEDIAN[status-$SMALL]:-}")x" \
+    vs1k=$([ "$size" = "$SMALL" ] || ratio "${MEDIAN[status-$size]:-}" "${MEDIAN[status-$SMALL]:-}")
+    row "\`status USER --json\`" "$(label "$size")" "status-$size" "" "${vs1k:+${vs1k}x}" \
         "${STATUS_KIB[$size]}" "≤ 8 ms" "$met"
 done
 for size in "${SIZES[@]}"; do
@@ -293,10 +343,14 @@ for size in "${SIZES[@]}"; do
     row "\`check --stdin premium\`, $BATCH_IDS ids ($rate users/s)" "$(label "$size")" "batch-$size" "" "" "${BATCH_KIB[$size]}" \
         "≥ 20,000 users/s" "$(yes_no ge "$rate" 20000)"
 done
-if [ -n "${MEDIAN[static-check]:-}" ]; then
-    row "experiment: \`check USER\`, binary linked \`-static-executable\`" "$(label "$LARGEST")" "static-check" "" \
-        "$(ratio "${MEDIAN[static-check]}" "${MEDIAN[check-$SMALL]:-}")x" "$STATIC_KIB" "(not the shipped build)" ""
-    row "experiment: \`status USER --json\`, \`-static-executable\`" "$(label "$LARGEST")" "static-status" "" "" "" "(not the shipped build)" ""
+if [ -n "${MEDIAN[x-check-static]:-}" ]; then
+    for op in check status; do
+        row "experiment: \`$op\` as shipped (blocks alternating with the next row)" "$(label "$LARGEST")" "x-$op-shipped" "" "" \
+            "$([ $op = check ] && echo "${CHECK_KIB[$LARGEST]}")" "(comparison only)" ""
+        row "experiment: \`$op\`, the same sources linked \`-static-executable\`" "$(label "$LARGEST")" "x-$op-static" "" \
+            "" "$([ $op = check ] && echo "$STATIC_KIB")" \
+            "(comparison only: $(ratio "${MEDIAN[x-$op-static]}" "${MEDIAN[x-$op-shipped]:-}")x the shipped time)" ""
+    done
 fi
 FLAT=$(awk -v a="$BATCH_SMALL_KIB" -v b="$BATCH_LARGE_KIB" 'BEGIN { exit !(a > 0 && b > 0 && b - a <= 2048) }' && echo yes || echo no)
 
@@ -330,6 +384,7 @@ done)
     echo "- machine: $(nproc) CPUs ($cpu), $mem RAM, $(uname -sr)"
     echo "- toolchain: $(swift --version 2>&1 | head -1); $(hyperfine --version); $(jq --version)"
     echo "- command: \`make bench$([ "$MODE" = quick ] && echo -quick)\` (\`bash scripts/bench.sh $MODE\`), release binary from \`make release\`"
+    [ "$MODE" = quick ] && echo "- quick mode: no 1M store; the targets stated at 1M are checked at 100k"
     echo "- every command at \`--at $AT\`; hyperfine with warm-up, \`-N\` (no shell) except the batch runs (stdin redirect); $RUNS runs, $SLOW_RUNS for the heavy profile, $PEER_RUNS for jq"
     echo "- users (same profile at every size): check \`$CHECK_USER\` (active renewing), status \`$STATUS_USER\` (three subscriptions), grant \`$GRANT_USER\` (expired; restored before each run), heavy \`$HEAVY_USER\`"
     echo "- peer agreement: jq and \`check --stdin\` give the same premium verdict for $((AGREE_TOTAL - AGREE_DIFF)) of $AGREE_TOTAL users of the $(label "$SMALL") store"
