@@ -13,15 +13,19 @@ public struct Context: Sendable {
     /// The login name, the last fallback for `--actor`; looked up only when needed
     /// (it reads the user database, a cost `check` should not pay).
     public var loginName: @Sendable () -> String?
+    /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
+    public var arena: ExitArena
 
     public init(environment: [String: String], stdout: OutputStream, stderr: OutputStream, stdin: InputStream,
-                now: @escaping @Sendable () -> Date, loginName: @autoclosure @escaping @Sendable () -> String?) {
+                now: @escaping @Sendable () -> Date, loginName: @autoclosure @escaping @Sendable () -> String?,
+                arena: ExitArena = ExitArena()) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.stdin = stdin
         self.now = now
         self.loginName = loginName
+        self.arena = arena
     }
 
     /// Colour only on a terminal, and never with NO_COLOR or TERM=dumb.

@@ -43,6 +43,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        context.arena.keep(profile)
         var events = HistoryEvent.events(of: profile)
         if let entitlement {
             if !engine.entitlementIDs(for: profile).contains(entitlement) {

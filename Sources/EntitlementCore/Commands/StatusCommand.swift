@@ -35,6 +35,7 @@ public struct StatusCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        context.arena.keep(profile)
         let engine = StatusEngine(configuration: configuration, environment: environment)
         let date = at ?? context.now()
         if json {
