@@ -26,12 +26,12 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 if [ "$MODE" = full ]; then
     SIZES=(1000 100000 1000000)
-    RUNS=30; WARMUP=10; SLOW_RUNS=10; PEER_RUNS=5; PEER_WARMUP=1; BATCH_RUNS=5; BATCH_WARMUP=2
+    SLOW_RUNS=10; PEER_RUNS=5; PEER_WARMUP=1; BATCH_RUNS=5; BATCH_WARMUP=2
     BLOCKS=12; BLOCK_RUNS=10; BLOCK_WARMUP=3
     OUTPUT=docs/performance.md
 else
     SIZES=(1000 100000)
-    RUNS=15; WARMUP=5; SLOW_RUNS=5; PEER_RUNS=2; PEER_WARMUP=0; BATCH_RUNS=2; BATCH_WARMUP=1
+    SLOW_RUNS=5; PEER_RUNS=2; PEER_WARMUP=0; BATCH_RUNS=2; BATCH_WARMUP=1
     BLOCKS=3; BLOCK_RUNS=8; BLOCK_WARMUP=2
     OUTPUT=$BENCH/results-quick.md
 fi
@@ -43,10 +43,7 @@ die() { echo "bench.sh: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- tools
 
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-    export PATH="/opt/swift/usr/bin:$PATH"
-fi
-command -v swift >/dev/null 2>&1 || die "swift is not on PATH"
+command -v swift >/dev/null 2>&1 || die "swift is not on PATH (the Makefile needs it too)"
 
 SUDO=
 if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
@@ -391,7 +388,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 stores=$(for size in "${SIZES[@]}"; do
     s=$(store "$size")
-    printf -- '- %s: %s profiles + `%s`, %s transactions, %s of profile files (`%s`)\n' "$(label "$size")" \
+    printf -- '  - %s: %s profiles + `%s`, %s transactions, %s of profile files (`%s`)\n' "$(label "$size")" \
         "$(manifest "$size" .profiles)" "$(manifest "$size" .heavy_user)" "$(manifest "$size" .transactions)" \
         "$(awk -v b="$(manifest "$size" .profile_bytes)" 'BEGIN { printf "%.0f MB", b / 1e6 }')" "$s"
 done)
@@ -404,7 +401,7 @@ done)
     echo "- toolchain: $(swift --version 2>&1 | head -1); $(hyperfine --version); $(jq --version)"
     echo "- command: \`make bench$([ "$MODE" = quick ] && echo -quick)\` (\`bash scripts/bench.sh $MODE\`), release binary from \`make release\`"
     [ "$MODE" = quick ] && echo "- quick mode: no 1M store; the targets stated at 1M are checked at 100k"
-    echo "- every command at \`--at $AT\`; hyperfine with warm-up, \`-N\` (no shell) except the batch runs (stdin redirect); $RUNS runs, $SLOW_RUNS for the heavy profile, $PEER_RUNS for jq"
+    echo "- every command at \`--at $AT\`; hyperfine with warm-up, \`-N\` (no shell) except the batch runs (stdin redirect); check, status and grant in $BLOCKS rounds of alternating blocks of $BLOCK_RUNS runs ($BLOCK_WARMUP warm-up) per size; $SLOW_RUNS runs for the heavy profile, $PEER_RUNS for jq, $BATCH_RUNS for the batch"
     echo "- users (same profile at every size): check \`$CHECK_USER\` (active renewing), status \`$STATUS_USER\` (three subscriptions), grant \`$GRANT_USER\` (expired; restored before each run), heavy \`$HEAVY_USER\`"
     echo "- peer agreement: jq and \`check --stdin\` give the same premium verdict for $((AGREE_TOTAL - AGREE_DIFF)) of $AGREE_TOTAL users of the $(label "$SMALL") store"
     echo "- stores:"

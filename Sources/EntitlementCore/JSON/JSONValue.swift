@@ -95,12 +95,13 @@ public struct JSONObject: Equatable, Sendable {
         get {
             // Comparing lengths first skips most full string comparisons: this lookup
             // runs for every field of every transaction a command reads.
+            // Keys match byte for byte, as JSON defines them (not by Unicode equivalence).
             let count = key.utf8.count
-            for entry in entries where entry.key.utf8.count == count && entry.key == key { return entry.value }
+            for entry in entries where entry.key.utf8.count == count && entry.key.utf8.elementsEqual(key.utf8) { return entry.value }
             return nil
         }
         set {
-            if let index = entries.firstIndex(where: { $0.key == key }) {
+            if let index = entries.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) }) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
                 entries.append((key, newValue))
