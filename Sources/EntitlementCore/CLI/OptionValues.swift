@@ -24,19 +24,19 @@ enum OptionValues {
         return filter
     }
 
-    /// `--lock-timeout`, else `$ENTITLEMENT_LOCK_TIMEOUT`, else the default.
-    static func lockTimeout(_ parsed: ParsedArguments, environment: [String: String], command: String) throws(EntitlementError) -> Double {
-        if let text = parsed.value("lock-timeout") {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw .usage("invalid value for --lock-timeout: '\(Terminal.escape(text))'; expected seconds, 0 or more.", command: command)
-            }
-            return seconds
+    /// A lock timeout in seconds, 0 or more; `source` names where it came from in the error.
+    static func seconds(_ text: String, source: String, command: String) throws(EntitlementError) -> Double {
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw .usage("invalid value for \(source): '\(Terminal.escape(text))'; expected seconds, 0 or more.", command: command)
         }
+        return seconds
+    }
+
+    /// `--lock-timeout` (already parsed), else `$ENTITLEMENT_LOCK_TIMEOUT`, else the default.
+    static func lockTimeout(flag: Double?, environment: [String: String], command: String) throws(EntitlementError) -> Double {
+        if let flag { return flag }
         if let text = environment["ENTITLEMENT_LOCK_TIMEOUT"], !text.isEmpty {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw .usage("invalid ENTITLEMENT_LOCK_TIMEOUT: '\(Terminal.escape(text))'; expected seconds, 0 or more.", command: command)
-            }
-            return seconds
+            return try seconds(text, source: "ENTITLEMENT_LOCK_TIMEOUT", command: command)
         }
         return EntitlementStore.defaultLockTimeout
     }
@@ -87,6 +87,23 @@ public enum ProfileLookup: Equatable, Sendable {
         switch self {
         case .user(let id): return try store.loadProfile(userID: id)
         case .profileID(let id): return try store.loadProfile(profileID: id)
+        }
+    }
+}
+
+extension ProfileLookup {
+    /// USER or `--profile-id`, and nothing else (status, history).
+    static func parseOnly(_ parsed: ParsedArguments, command: String) throws(EntitlementError) -> ProfileLookup {
+        let (lookup, rest) = try parse(parsed, command: command)
+        guard rest.isEmpty else { throw .usage("unexpected argument '\(Terminal.escape(rest[0]))'.", command: command) }
+        return lookup
+    }
+
+    /// Exit 3, naming what was looked for.
+    var notFoundError: EntitlementError {
+        switch self {
+        case .user(let id): return .unknownUser(id)
+        case .profileID(let id): return .notFound("no profile with profile_id '\(Terminal.escape(id))'")
         }
     }
 }

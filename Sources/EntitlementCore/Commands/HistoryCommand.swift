@@ -25,9 +25,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        let (lookup, rest) = try ProfileLookup.parse(parsed, command: name)
-        guard rest.isEmpty else { throw .usage("unexpected argument '\(Terminal.escape(rest[0]))'.", command: name) }
-        self.lookup = lookup
+        lookup = try ProfileLookup.parseOnly(parsed, command: name)
         store = parsed.value("store")
         entitlement = parsed.value("entitlement")
         if entitlement?.isEmpty == true { throw .usage("--entitlement must not be empty.", command: name) }

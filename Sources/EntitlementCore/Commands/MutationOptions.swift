@@ -4,26 +4,23 @@ import FoundationEssentials
 struct MutationOptions: Equatable, Sendable {
     var store: String?
     var actor: String?
-    var lockTimeout: String?
+    var lockTimeout: Double?
     var dryRun: Bool
     var json: Bool
 
     init(_ parsed: ParsedArguments, command: String) throws(EntitlementError) {
         store = parsed.value("store")
         actor = try OptionValues.text(parsed, "actor", command: command)
-        lockTimeout = parsed.value("lock-timeout")
+        lockTimeout = try parsed.value("lock-timeout").map { (text) throws(EntitlementError) in
+            try OptionValues.seconds(text, source: "--lock-timeout", command: command)
+        }
         dryRun = parsed.flag("dry-run")
         json = parsed.flag("json")
-        if let lockTimeout, Double(lockTimeout).map({ $0 < 0 || !$0.isFinite }) ?? true {
-            throw .usage("invalid value for --lock-timeout: '\(Terminal.escape(lockTimeout))'; expected seconds, 0 or more.", command: command)
-        }
     }
 
     /// The store, with the lock timeout from the flag or `$ENTITLEMENT_LOCK_TIMEOUT`.
     func store(_ context: Context, command: String) throws(EntitlementError) -> EntitlementStore {
-        var parsed = ParsedArguments()
-        if let lockTimeout { parsed.values["lock-timeout"] = [lockTimeout] }
-        let timeout = try OptionValues.lockTimeout(parsed, environment: context.environment, command: command)
+        let timeout = try OptionValues.lockTimeout(flag: lockTimeout, environment: context.environment, command: command)
         return context.store(flag: store, lockTimeout: timeout)
     }
 

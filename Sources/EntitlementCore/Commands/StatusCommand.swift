@@ -21,9 +21,7 @@ public struct StatusCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        let (lookup, rest) = try ProfileLookup.parse(parsed, command: name)
-        guard rest.isEmpty else { throw .usage("unexpected argument '\(Terminal.escape(rest[0]))'.", command: name) }
-        self.lookup = lookup
+        lookup = try ProfileLookup.parseOnly(parsed, command: name)
         store = parsed.value("store")
         at = try OptionValues.optionalDate(parsed, "at", command: name)
         environment = try OptionValues.environment(parsed, command: name)
@@ -44,15 +42,5 @@ public struct StatusCommand: RunnableCommand, Equatable {
             context.stdout.write(ProfileText.render(profile, engine: engine, at: date, explain: explain, style: Style(enabled: context.useColor)))
         }
         return .success
-    }
-}
-
-extension ProfileLookup {
-    /// Exit 3, naming what was looked for.
-    var notFoundError: EntitlementError {
-        switch self {
-        case .user(let id): return .unknownUser(id)
-        case .profileID(let id): return .notFound("no profile with profile_id '\(Terminal.escape(id))'")
-        }
     }
 }

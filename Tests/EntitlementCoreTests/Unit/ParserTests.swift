@@ -104,7 +104,7 @@ extension Unit {
             #expect(grant.idempotencyKey == "INC-42-alice")
             #expect(grant.options.store == "s")
             #expect(grant.options.actor == "dana")
-            #expect(grant.options.lockTimeout == "2.5")
+            #expect(grant.options.lockTimeout == 2.5)
             #expect(grant.options.dryRun && grant.options.json)
         }
 
