@@ -24,10 +24,10 @@ enum OptionValues {
         return filter
     }
 
-    /// A lock timeout in seconds, 0 or more; `source` names where it came from in the error.
+    /// A lock timeout in seconds, 0 or more; `source` says what was invalid ("value for --lock-timeout").
     static func seconds(_ text: String, source: String, command: String) throws(EntitlementError) -> Double {
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-            throw .usage("invalid value for \(source): '\(Terminal.escape(text))'; expected seconds, 0 or more.", command: command)
+            throw .usage("invalid \(source): '\(Terminal.escape(text))'; expected seconds, 0 or more.", command: command)
         }
         return seconds
     }

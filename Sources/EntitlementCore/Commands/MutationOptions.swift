@@ -12,7 +12,7 @@ struct MutationOptions: Equatable, Sendable {
         store = parsed.value("store")
         actor = try OptionValues.text(parsed, "actor", command: command)
         lockTimeout = try parsed.value("lock-timeout").map { (text) throws(EntitlementError) in
-            try OptionValues.seconds(text, source: "--lock-timeout", command: command)
+            try OptionValues.seconds(text, source: "value for --lock-timeout", command: command)
         }
         dryRun = parsed.flag("dry-run")
         json = parsed.flag("json")

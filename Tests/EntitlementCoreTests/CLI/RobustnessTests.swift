@@ -113,4 +113,15 @@ struct RobustnessTests {
         #expect(ISODate.format(last) == "9999-12-31T23:59:59Z")
         #expect(ISODate.parse("0001-01-01") != nil)
     }
+
+    @Test func aBadLockTimeoutFromTheEnvironmentIsAUsageError() {
+        let store = directory.copyOfDemoStore()
+        let result = runCLI(["grant", "u", "premium", "--duration", "1d", "--store", store], environment: ["ENTITLEMENT_LOCK_TIMEOUT": "soon"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.hasPrefix("Error: invalid ENTITLEMENT_LOCK_TIMEOUT: 'soon'; expected seconds, 0 or more."))
+        #expect(!FileManager.default.fileExists(atPath: store + "/profiles/u.json"))
+        let flagWins = runCLI(["grant", "u", "premium", "--duration", "1d", "--lock-timeout", "1", "--store", store],
+                              environment: ["ENTITLEMENT_LOCK_TIMEOUT": "soon"])
+        #expect(flagWins.exitCode == 0)
+    }
 }
