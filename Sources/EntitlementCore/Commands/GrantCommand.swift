@@ -15,21 +15,30 @@ public struct GrantCommand: RunnableCommand, Equatable {
             """,
         usage: "USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]",
         arguments: [
-            ArgumentSpec("USER", help: "The customer user id."),
-            ArgumentSpec("ENTITLEMENT", help: "A configured entitlement, for example premium."),
+            ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
+            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, help: "A configured entitlement, for example premium."),
         ],
-        options: [
-            OptionSpec("duration", value: "D", help: "How long the grant lasts (see above)."),
-            OptionSpec("until", value: "DATE", help: "The grant ends at this date."),
-            OptionSpec("lifetime", help: "The grant never expires."),
-            OptionSpec("starts", value: "DATE", help: "The grant starts later (state 'scheduled' until then)."),
-            OptionSpec("idempotency-key", value: "KEY", help: "A retry with the same key changes nothing."),
-        ] + MutationOptions.specs,
+        options: [durationOption, untilOption, lifetimeFlag, startsOption, idempotencyKeyOption] + MutationOptions.declarations,
         examples: [
             "entitlement grant alice@example.com premium --duration 1m --reason 'Outage INC-42' --actor dana",
             "entitlement grant alice@example.com premium --until 2026-12-31 --idempotency-key INC-42-alice",
             "entitlement grant bob premium --lifetime --reason 'Beta tester'",
         ])
+
+    /// `GrantDuration.parse`: nil inside means "lifetime" spelt as a duration.
+    static let durationOption = Option<GrantDuration?>("duration", value: "D", kind: .duration, help: "How long the grant lasts (see above).") {
+        (text, _) throws(ValueProblem) in
+        guard let parsed = GrantDuration.parse(text) else {
+            throw ValueProblem("invalid duration '\(Terminal.escape(text))'.",
+                               hint: "Use a positive amount: 12h, 7d, 2w, 1m, 1y, P7D, P1M, PT12H, or monthly, yearly, lifetime ….")
+        }
+        if let duration = parsed, !duration.isPositive { throw ValueProblem("the duration must be longer than zero.") }
+        return parsed
+    }
+    static let untilOption = Option<Date>.date("until", help: "The grant ends at this date.")
+    static let lifetimeFlag = Flag("lifetime", help: "The grant never expires.")
+    static let startsOption = Option<Date>.date("starts", help: "The grant starts later (state 'scheduled' until then).")
+    static let idempotencyKeyOption = Option<String>.text("idempotency-key", value: "KEY", help: "A retry with the same key changes nothing.")
 
     public var userID: String
     public var entitlement: String
@@ -41,64 +50,58 @@ public struct GrantCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        userID = try OptionValues.userID(parsed.positionals[0], command: name)
+        userID = try UserID.argument(parsed.positionals[0], command: name)
         // A pasted id with a stray space would silently create a second customer.
-        if userID.trimmingWhitespace != userID {
-            throw .usage("the user id '\(Terminal.escape(userID))' starts or ends with white space.",
-                         hint: "Check the id; grant never creates such a profile from the command line.", command: name)
-        }
+        if userID.trimmingWhitespace != userID { throw .invalidUserID(.surroundingWhitespace(userID), command: name) }
         entitlement = parsed.positionals[1]
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
-        let given = ["duration", "until", "lifetime"].filter { parsed.value($0) != nil || parsed.flag($0) }
+        let terms: [any OptionDeclaration] = [Self.durationOption, Self.untilOption, Self.lifetimeFlag]
+        let given = terms.filter(parsed.isGiven).map { "--\($0.spec.name)" }
         guard given.count == 1 else {
             if given.isEmpty { throw .usage("missing --duration, --until or --lifetime: say how long the grant lasts.", command: name) }
-            throw .usage("give only one of --duration, --until and --lifetime (got \(given.map { "--\($0)" }.joined(separator: " and "))).", command: name)
+            throw .usage("give only one of --duration, --until and --lifetime (got \(given.joined(separator: " and "))).", command: name)
         }
-        if let text = parsed.value("duration") {
-            guard let parsedDuration = GrantDuration.parse(text) else {
-                throw .usage("invalid duration '\(Terminal.escape(text))'.", hint: "Use a positive amount: 12h, 7d, 2w, 1m, 1y, P7D, P1M, PT12H, or monthly, yearly, lifetime ….", command: name)
-            }
-            if let duration = parsedDuration {
-                guard duration.isPositive else { throw .usage("the duration must be longer than zero.", command: name) }
-                term = .duration(duration)
-            } else {
-                term = .lifetime
-            }
-        } else if parsed.value("until") != nil {
-            term = .until(try OptionValues.date(parsed.value("until")!, option: "until", command: name))
+        if let duration = try parsed.value(Self.durationOption) {
+            term = duration.map { .duration($0) } ?? .lifetime
+        } else if let until = try parsed.value(Self.untilOption) {
+            term = .until(until)
         } else {
             term = .lifetime
         }
-        startsAt = try OptionValues.optionalDate(parsed, "starts", command: name)
+        startsAt = try parsed.value(Self.startsOption)
         if case .until(let end) = term, let startsAt, end <= startsAt {
             throw .usage("--until (\(ISODate.format(end))) must be after --starts (\(ISODate.format(startsAt))).", command: name)
         }
-        reason = try OptionValues.text(parsed, "reason", command: name)
-        idempotencyKey = try OptionValues.text(parsed, "idempotency-key", command: name)
-        options = try MutationOptions(parsed, command: name)
+        reason = try parsed.value(CommonOptions.reason)
+        idempotencyKey = try parsed.value(Self.idempotencyKeyOption)
+        options = try MutationOptions(parsed)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let configuration = try store.loadConfiguration()
         guard configuration.entitlement(entitlement) != nil else {
-            let suggestion = Suggestion.closest(to: entitlement, in: configuration.entitlementIDs)
-            throw .usage("entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion.map { " Did you mean '\(Terminal.escape($0))'?" } ?? "")",
-                         hint: "Configured: \(configuration.entitlementIDs.map(Terminal.escape).joined(separator: ", ")). Add new ones to \(Terminal.escape(store.configPath)).",
-                         command: Self.spec.name)
+            throw .unknownEntitlement(UnknownEntitlement(entitlement, known: configuration.entitlementIDs, configPath: store.configPath))
         }
         let now = context.now()
         let request = GrantRequest(userID: userID, entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
                                    actor: options.resolvedActor(context), idempotencyKey: idempotencyKey)
-        let transactionID = "manual-" + UUID().uuidString.lowercased()
-        let profileID = UUID().uuidString.lowercased()
+        let transactionID = "manual-" + context.newID()
+        let profileID = context.newID()
+        let plan = { () throws(EntitlementError) -> GrantOutcome in
+            let existing = try store.loadProfile(userID: userID)
+            do throws(GrantError) {
+                return try GrantPlanner.apply(request, to: existing, now: now, newTransactionID: transactionID, newProfileID: profileID)
+            } catch {
+                throw .grant(error)
+            }
+        }
         let outcome: GrantOutcome
         if options.dryRun {
-            outcome = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now, newTransactionID: transactionID, newProfileID: profileID)
+            outcome = try plan()
         } else {
             outcome = try store.withWriteLock { () throws(EntitlementError) -> GrantOutcome in
-                let result = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now,
-                                                    newTransactionID: transactionID, newProfileID: profileID)
+                let result = try plan()
                 if result.changed {
                     for warning in try store.saveProfile(result.profile) { context.stderr.write("warning: \(warning)\n") }
                 }
@@ -107,6 +110,12 @@ public struct GrantCommand: RunnableCommand, Equatable {
         }
         let level = StatusEngine(configuration: configuration).evaluate(entitlement, for: outcome.profile, at: now).accessLevel
         MutationReport.grant(outcome, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
+        if !outcome.changed, let revokedAt = outcome.transaction.revokedAt {
+            // Still a replay (exit 0), but the caller must not believe the access is there.
+            let by = outcome.transaction.revokedBy.map { " by \(Terminal.escape($0))" } ?? ""
+            let why = outcome.transaction.revocationReason.map { " (\(Terminal.escape($0)))" } ?? ""
+            context.stderr.write("Note: grant \(Terminal.escape(outcome.transaction.transactionID)) was revoked at \(ISODate.format(revokedAt))\(by)\(why); this replay did not restore it.\n")
+        }
         return .success
     }
 }

@@ -24,9 +24,9 @@ struct CLIResult {
 /// Runs the CLI in-process with captured streams and a fixed clock.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
             loginName: String? = "tester") -> CLIResult {
-    let stdout = EntitlementCore.OutputStream(capturingAsTerminal: false)
-    let stderr = EntitlementCore.OutputStream(capturingAsTerminal: false)
-    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: EntitlementCore.InputStream(text: stdin),
+    let stdout = OutputSink(capturingAsTerminal: false)
+    let stderr = OutputSink(capturingAsTerminal: false)
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin),
                           now: { now }, loginName: loginName)
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
@@ -67,12 +67,14 @@ func writeFile(_ path: String, _ text: String) {
 }
 
 /// Compares `actual` with a golden file in Tests/EntitlementCoreTests/Golden.
-/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only.
+/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only: a recording run fails
+/// ("Recorded new baseline"), so it can never pass by accident; run again without it.
 func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let path = repositoryRoot + "/Tests/EntitlementCoreTests/Golden/\(name)"
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
         try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         writeFile(path, actual)
+        Issue.record("Recorded new baseline Golden/\(name); run the tests again without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
         return
     }
     guard let expected = readFile(path) else {
