@@ -8,7 +8,7 @@ import Darwin
 
 // The real streams, environment, clock and ids; everything else is in EntitlementCore.
 let environment = ProcessEnvironment.current()
-let context = Context(
+var context = Context(
     environment: environment,
     stdout: OutputSink(fileDescriptor: 1),
     stderr: OutputSink(fileDescriptor: 2),
@@ -16,5 +16,6 @@ let context = Context(
     now: { Date() },
     newID: Context.randomID,
     loginName: LoginName.current(environment: environment))
+context.terminalColumns = TerminalSize.columns(of: 1)
 // Raw bytes, not CommandLine.arguments, which repairs invalid UTF-8 and could merge two ids.
 exit(CLI(context: context).run(rawArguments: CommandLine.rawArguments))

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A parsed command line: which command, with its typed options. Built without I/O.
 ///
 /// A closed enum: `CLI` switches over it, so the compiler proves every command is run,
@@ -34,11 +36,14 @@ public enum Command: Sendable {
         name: "help", abstract: "Show help for the tool or a command.",
         arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec.name)), optional: true, help: "The command to explain.")], options: [])
 
-    /// Parses `arguments` (without the program name).
-    public static func parse(_ arguments: [String]) throws(EntitlementError) -> Command {
+    /// Parses `arguments` (without the program name); `now` resolves relative dates.
+    /// Global options before the command are handled by `Invocation.parse`.
+    public static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
         guard let first = arguments.first else { return .help(nil) }
+        if GlobalOptions.movable(first) != nil || GlobalOptions.matches(first, GlobalOptions.version) {
+            return try Invocation.parse(arguments, now: now).command
+        }
         if GlobalOptions.matches(first, GlobalOptions.help) { return .help(nil) }
-        if GlobalOptions.matches(first, GlobalOptions.version) { return .version }
         if first == helpSpec.name {
             guard arguments.count > 1 else { return .help(nil) }
             guard arguments.count == 2 else { throw .usage("help takes at most one command.", command: "help") }
@@ -46,7 +51,7 @@ public enum Command: Sendable {
             return .help(try entry(named: arguments[1]).spec)
         }
         let command = try entry(named: first)
-        let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec)
+        let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, now: now)
         if parsed.flag(CommonOptions.help) { return .help(command.spec) }
         return try command.parse(parsed)
     }
@@ -69,7 +74,8 @@ public enum Command: Sendable {
     static func entry(named name: String) throws(EntitlementError) -> (spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
         if let entry = table.first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
-            throw .usage("unknown option '\(Terminal.escape(name))'; options come after the command.", hint: "See 'entitlement --help'.")
+            let global = GlobalOptions.movableNames.map { "--\($0)" }.joined(separator: ", ")
+            throw .usage("unknown option '\(Terminal.escape(name))' before the command; only \(global) and -q may come first.", hint: "See 'entitlement --help'.")
         }
         let suggestion = Suggestion.closest(to: name, in: specs.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
         throw .usage("unknown command '\(Terminal.escape(name))'.\(suggestion)", hint: "See 'entitlement --help' for the list of commands.")

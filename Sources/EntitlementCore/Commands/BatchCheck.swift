@@ -100,20 +100,20 @@ struct LineChecker: Sendable {
                     object = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel.json
                     object["profile_id"] = .string(profile.profileID)
                 } else if command.strict {
-                    object = errorObject(EntitlementError.unknownUser(userID).description)
+                    object = errorObject(.unknownUser(userID))
                     code = .notFound
                 } else {
                     object = AccessLevel(id: command.entitlement, state: .never).json
                     object["profile_id"] = .null
                 }
             } catch {
-                object = errorObject(error.description)
+                object = errorObject(error)
                 code = error.exitCode
             }
             if code == .success, object["is_active"] != .bool(true) { code = .notEntitled }
             object["customer_user_id"] = .string(userID)
         case .failure(let problem):
-            object = errorObject(problem.message)
+            object = errorObject(.invalidUserID(problem))
             object["customer_user_id"] = .string(String(decoding: line.prefix(64), as: UTF8.self))
             code = .usage
         }
@@ -125,8 +125,9 @@ struct LineChecker: Sendable {
         return code
     }
 
-    private func errorObject(_ message: String) -> JSONObject {
-        JSONObject([("id", .string(command.entitlement)), ("error", .string(message))])
+    /// The entitlement asked about and the error, in the one error shape (docs/json-output.md, "Errors").
+    private func errorObject(_ error: EntitlementError) -> JSONObject {
+        JSONObject([("id", .string(command.entitlement)), ("error", .object(error.json))])
     }
 }
 

@@ -16,7 +16,10 @@ public struct CommandSpec: Sendable {
         self.discussion = discussion
         self.usage = usage
         self.arguments = arguments
-        self.options = (options + [CommonOptions.help]).map(\.spec)
+        // Every command takes -q, --color and -h, declared once here.
+        let everywhere: [any OptionDeclaration] = [CommonOptions.quiet, CommonOptions.color, CommonOptions.help]
+        let declared = Set(options.map(\.spec.name))
+        self.options = (options + everywhere.filter { !declared.contains($0.spec.name) }).map(\.spec)
         self.examples = examples
     }
 
