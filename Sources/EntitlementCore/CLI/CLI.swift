@@ -71,8 +71,11 @@ public struct CLI {
         case .import(let importCommand): return try importCommand.run(context)
         case .initStore(let initCommand): return try initCommand.run(context)
         case .path(let path): return try path.run(context)
+        case .completions(let completions): return try completions.run(context)
+        case .manPage(let man): return try man.run(context)
+        case .complete(let complete): return try complete.run(context)
         case .help(let spec):
-            context.stdout.write(spec.map(HelpText.forCommand) ?? HelpText.main(Command.specs))
+            context.stdout.write(spec.map(HelpText.forCommand) ?? HelpText.main(CommandSpec.visible))
             return .success
         case .version:
             context.stdout.write(invocation.json ? JSONWriter().string(.object(BuildInfo.json(version: Self.version))) : "entitlement \(Self.version)\n")

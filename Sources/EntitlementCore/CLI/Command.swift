@@ -13,6 +13,10 @@ public enum Command: Sendable {
     case `import`(ImportCommand)
     case initStore(InitCommand)
     case path(PathCommand)
+    case completions(CompletionsCommand)
+    case manPage(ManCommand)
+    /// Hidden: candidates for the completion scripts.
+    case complete(CompleteCommand)
     /// `help [COMMAND]`, `--help`, or `COMMAND --help`.
     case help(CommandSpec?)
     case version
@@ -27,6 +31,9 @@ public enum Command: Sendable {
         (ImportCommand.spec, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
         (InitCommand.spec, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
         (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
+        (CompletionsCommand.spec, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
+        (ManCommand.spec, { (parsed) throws(EntitlementError) in .manPage(try ManCommand(parsed)) }),
+        (CompleteCommand.spec, { (parsed) throws(EntitlementError) in .complete(try CompleteCommand(parsed)) }),
     ]
 
     /// Every declaration, `help` last: the source of help, completions and the man page.
@@ -34,7 +41,7 @@ public enum Command: Sendable {
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for the tool or a command.",
-        arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec.name)), optional: true, help: "The command to explain.")], options: [])
+        arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec).filter { !$0.isHidden }.map(\.name)), optional: true, help: "The command to explain.")], options: [])
 
     /// Parses `arguments` (without the program name); `now` resolves relative dates.
     /// Global options before the command are handled by `Invocation.parse`.
@@ -67,6 +74,9 @@ public enum Command: Sendable {
         case .import: return ImportCommand.spec
         case .initStore: return InitCommand.spec
         case .path: return PathCommand.spec
+        case .completions: return CompletionsCommand.spec
+        case .manPage: return ManCommand.spec
+        case .complete: return CompleteCommand.spec
         case .help, .version: return nil
         }
     }

@@ -8,9 +8,12 @@ public struct CommandSpec: Sendable {
     public var arguments: [ArgumentSpec]
     public var options: [OptionSpec]
     public var examples: [String]
+    /// Plumbing for the completion scripts: left out of help, completions and the man page.
+    public var isHidden = false
 
     init(name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
-         arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = []) {
+         arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = [], hidden: Bool = false) {
+        isHidden = hidden
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

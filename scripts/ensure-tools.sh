@@ -1,0 +1,33 @@
+#!/bin/sh
+# Installs the programs the test suite runs beside the tool, from Debian's packages, when
+# they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
+# groff (the man page is rendered). Idempotent: does nothing when all are present.
+# Tests that need a program still missing afterwards (no network, no root) say so and skip.
+set -u
+
+missing=""
+command -v bash >/dev/null 2>&1 || missing="$missing bash"
+command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
+command -v fish >/dev/null 2>&1 || missing="$missing fish"
+command -v groff >/dev/null 2>&1 || missing="$missing groff"
+command -v man >/dev/null 2>&1 || missing="$missing man-db"
+
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-tools: missing:$missing (no apt-get here; the tests that need them will skip)" >&2
+    exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; else
+        echo "ensure-tools: missing:$missing (not root; the tests that need them will skip)" >&2
+        exit 0
+    fi
+fi
+echo "ensure-tools: installing$missing" >&2
+# shellcheck disable=SC2086
+if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing; } >/dev/null; then
+    echo "ensure-tools: could not install$missing; the tests that need them will skip" >&2
+fi
+exit 0
