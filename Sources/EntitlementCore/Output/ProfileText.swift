@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// `status` for people: the profile's ids and attributes, then the entitlements table.
 enum ProfileText {
-    static func render(_ profile: Profile, engine: StatusEngine, at date: Date, explain: Bool, style: Style) -> String {
+    static func render(_ profile: Profile, engine: StatusEngine, at date: Date, explain: Bool, style: Style,
+                       headers: Bool = true, width: Int? = nil) -> String {
         var out = "\(style.bold("Profile")) \(Terminal.escape(profile.customerUserID))\n"
         var fields: [(String, String)] = [("profile_id", profile.profileID ?? "-")]
         fields.append(("created", profile.createdAt.map { HumanDate.format($0, relativeTo: date) } ?? "-"))
@@ -18,16 +19,18 @@ enum ProfileText {
         }
         fields.append(("transactions", String(profile.transactions.count)))
         fields.append(("evaluated at", HumanDate.format(date)))
-        let width = fields.map(\.0.count).max() ?? 0
+        let labelWidth = fields.map(\.0.count).max() ?? 0
         for (label, value) in fields {
-            out += "  " + label.padded(to: width) + "  " + Terminal.escape(value) + "\n"
+            out += "  " + label.padded(to: labelWidth) + "  " + Terminal.escape(value) + "\n"
         }
         out += "\n"
         let evaluations = engine.entitlementIDs(for: profile).map { engine.evaluate($0, for: profile, at: date) }
         if evaluations.isEmpty {
             out += "No entitlements are configured.\n"
         } else {
-            out += AccessLevelText.table(evaluations.map(\.accessLevel), at: date, style: style)
+            var table = AccessLevelText.records(evaluations.map(\.accessLevel), at: date, style: style).table
+            table.showsHeaders = headers
+            out += table.render(width: width)
         }
         if explain {
             for evaluation in evaluations { out += "\n" + ExplanationRenderer.text(evaluation, at: date, style: style) }
