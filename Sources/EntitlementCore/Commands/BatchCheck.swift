@@ -29,6 +29,14 @@ struct BatchCheck {
         var result = ExitCode.success
         var answered = 0
         var pending: [UInt8] = []
+        let format = command.output.format
+        // A table must see every row before it can align them; the other formats stream.
+        var tableRows: [UInt8] = []
+        if [.csv, .tsv].contains(format), command.output.headers {
+            context.stdout.write(DelimitedText.line(CheckRecords.fieldNames, format: format))
+        }
+        var wroteItem = false
+        if format == .json { context.stdout.write("[") }
 
         func answer(_ lines: [ArraySlice<UInt8>]) {
             guard !lines.isEmpty else { return }
@@ -50,7 +58,18 @@ struct BatchCheck {
                 let answer = answers.get(part)
                 result = ExitCode.worst(result, answer.code)
                 answered += answer.count
-                if !command.quiet { context.stdout.write(bytes: answer.bytes) }
+                guard !command.quiet else { continue }
+                switch format {
+                case .table: tableRows.append(contentsOf: answer.bytes)
+                case .json:
+                    // Compact objects, one per line: separate them with commas.
+                    for line in answer.bytes.split(separator: 0x0A) {
+                        context.stdout.write(wroteItem ? ",\n" : "\n")
+                        context.stdout.write(bytes: Array(line))
+                        wroteItem = true
+                    }
+                default: context.stdout.write(bytes: answer.bytes)
+                }
             }
         }
 
@@ -67,6 +86,15 @@ struct BatchCheck {
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
         answer([pending[...]])
+        if format == .json { context.stdout.write(wroteItem ? "\n]\n" : "]\n") }
+        if format == .table, !tableRows.isEmpty {
+            var table = TextTable(columns: CheckRecords.columns)
+            table.showsHeaders = command.output.headers
+            for line in tableRows.split(separator: 0x0A) {
+                table.append(String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false).map { $0.isEmpty ? "-" : String($0) })
+            }
+            context.stdout.write(table.render(width: context.outputWidth))
+        }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
         guard answered > 0 else {
             if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
@@ -119,8 +147,13 @@ struct LineChecker: Sendable {
         }
         object["evaluated_at"] = evaluatedAt
         if !command.quiet {
-            JSONWriter(style: .compact).write(.object(object), indent: 0, into: &out)
-            out.append(0x0A)
+            switch command.output.format {
+            case .json, .jsonl:
+                JSONWriter(style: .compact).write(.object(object), indent: 0, into: &out)
+                out.append(0x0A)
+            case .csv: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .csv).utf8)
+            case .tsv, .table: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .tsv).utf8)
+            }
         }
         return code
     }

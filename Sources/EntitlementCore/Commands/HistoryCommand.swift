@@ -10,7 +10,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         options: [
             CommonOptions.store, CommonOptions.profileID,
             entitlementOption, sinceOption, limitOption,
-            CommonOptions.json,
+            CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --json"])
 
@@ -24,6 +24,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public var since: Date?
     public var limit: Int?
     public var json: Bool
+    public var output: OutputChoice
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
@@ -31,7 +32,8 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         entitlement = try parsed.value(Self.entitlementOption)
         since = try parsed.value(Self.sinceOption)
         limit = try parsed.value(Self.limitOption)
-        json = parsed.flag(CommonOptions.json)
+        output = try OutputChoice.parse(parsed)
+        json = output.format == .json
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -50,12 +52,10 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         }
         if let since { events = events.filter { $0.at >= since } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
-        if json {
-            context.stdout.write(JSONWriter().string(.array(events.map { .object($0.json) })))
-        } else if events.isEmpty {
+        if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.render(events))
+            context.stdout.write(HistoryText.records(events).render(output, width: context.outputWidth))
         }
         return .success
     }
