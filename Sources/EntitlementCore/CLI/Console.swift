@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a command writes: a file descriptor, buffered, or memory for tests.
 public final class OutputStream: @unchecked Sendable {
@@ -39,18 +35,16 @@ public final class OutputStream: @unchecked Sendable {
     /// Writes out what is buffered (a no-op for captured streams).
     public func flush() {
         guard let fd, !buffer.isEmpty else { return }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let result = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    if writeError == nil { writeError = String(cString: strerror(errno)) }
-                    return
+        let result = buffer.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in
+                var offset = 0
+                while offset < raw.count {
+                    offset += try syscall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
                 }
-                offset += result
             }
         }
+        // A closed pipe is EPIPE here (the executable ignores SIGPIPE), so it exits 4 like a full disk.
+        if case .failure(let error) = result, writeError == nil { writeError = error.message }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -84,13 +78,12 @@ public final class InputStream: @unchecked Sendable {
             return pending
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            chunk.removeSubrange(count...)
-            return chunk
+        let count = chunk.withUnsafeMutableBytes { buffer in
+            (try? syscall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? 0
         }
+        guard count > 0 else { return nil }
+        chunk.removeSubrange(count...)
+        return chunk
     }
 
     /// All remaining bytes.
