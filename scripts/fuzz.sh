@@ -32,8 +32,11 @@ digest=$(cat $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/Fuz
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable import.
+    # lld: gold warns about the sanitizer runtime's local symbols.
     # shellcheck disable=SC2086
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -module-name EntitlementCore -D FUZZING \
+    # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
+        -module-name EntitlementCore -D FUZZING \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi

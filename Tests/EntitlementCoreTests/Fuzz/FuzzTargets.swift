@@ -8,7 +8,7 @@ import FoundationEssentials
 /// together with the library's sources. Each returns nil, or what went wrong.
 enum FuzzTargets {
     static let all: [(name: String, check: @Sendable ([UInt8]) -> String?)] = [
-        ("json", json), ("dates", dates), ("import", importDocument), ("splitter", splitter),
+        ("json", { json($0) }), ("dates", { dates($0) }), ("import", { importDocument($0) }), ("splitter", { splitter($0) }),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> String?)? { all.first { $0.name == name }?.check }
