@@ -28,7 +28,7 @@ struct BatchCheck {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         var result = ExitCode.success
         var answered = 0
-        var pending: [UInt8] = []
+        var buffer = LineBuffer()
 
         func answer(_ lines: [ArraySlice<UInt8>]) {
             guard !lines.isEmpty else { return }
@@ -55,18 +55,10 @@ struct BatchCheck {
         }
 
         while let chunk = context.stdin.readChunk() {
-            pending.append(contentsOf: chunk)
-            var lines: [ArraySlice<UInt8>] = []
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
-                lines.append(pending[start..<newline])
-                start = newline + 1
-            }
-            answer(lines)
-            pending.removeSubrange(..<start)
+            answer(buffer.feed(chunk))
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
-        answer([pending[...]])
+        if let last = buffer.finish() { answer([last]) }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
         guard answered > 0 else {
             if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
