@@ -9,7 +9,7 @@ DEMO    := Fixtures/demo-store
 BIN_DIR  = $(shell $(SWIFT) build --show-bin-path)
 SIZE    ?= 1000
 
-.PHONY: build test demo install man release bench bench-quick bench-store stress clean
+.PHONY: build test demo install man release bench bench-quick bench-store stress fuzz clean
 
 build:
 	$(SWIFT) build
@@ -69,5 +69,11 @@ bench:
 bench-quick:
 	bash scripts/bench.sh quick
 
+## Fuzzes each harness (JSON, dates, import, stdin splitters) for FUZZ_SECONDS (default 60)
+## with libFuzzer and AddressSanitizer; a crash input lands in Fuzz/regressions/ and fails the run.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
 clean:
-	rm -rf .build bench
+	rm -rf .build bench .fuzz

@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Linux only: the store uses Glibc directly (flock, O_NOFOLLOW, directory fsync); see README, "Platforms".
+
 let package = Package(
     name: "entitlement",
     products: [

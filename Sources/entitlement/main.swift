@@ -1,12 +1,10 @@
 import EntitlementCore
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // The real streams, environment, clock and ids; everything else is in EntitlementCore.
+// A closed pipe must be a write error (exit 4), not death by SIGPIPE (exit 141).
+signal(SIGPIPE, SIG_IGN)
 let environment = ProcessEnvironment.current()
 var context = Context(
     environment: environment,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Where batch commands read: standard input, or given text in tests.
@@ -35,13 +31,12 @@ public final class InputSource: Sendable {
             }
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            chunk.removeSubrange(count...)
-            return chunk
+        let count = chunk.withUnsafeMutableBytes { buffer in
+            (try? syscall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? 0
         }
+        guard count > 0 else { return nil }
+        chunk.removeSubrange(count...)
+        return chunk
     }
 
     /// All remaining bytes.

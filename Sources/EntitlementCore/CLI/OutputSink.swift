@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Where a command writes: a file descriptor, buffered, or memory for tests.
@@ -71,31 +67,21 @@ public final class OutputSink: Sendable {
 
     private func flush(_ state: inout State) {
         guard let fd, !state.buffer.isEmpty else { return }
-        var offset = 0
-        var failure: String?
-        state.buffer.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let result = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
+        let result = state.buffer.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in
+                var offset = 0
+                while offset < raw.count {
+                    offset += try syscall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
                 }
-                offset += result
             }
         }
+        // A closed pipe is EPIPE here (the executable ignores SIGPIPE), so it exits 4 like a full disk.
+        var failure: String?
+        if case .failure(let error) = result { failure = error.message }
         if state.writeError == nil { state.writeError = failure }
         state.buffer.removeAll(keepingCapacity: true)
     }
 
     /// Everything written so far (captured sinks only).
     public var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
-}
-
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, bytes, count)
-    #else
-    return Darwin.write(fd, bytes, count)
-    #endif
 }

@@ -28,7 +28,7 @@ struct BatchCheck {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         var result = ExitCode.success
         var answered = 0
-        var pending: [UInt8] = []
+        var buffer = LineBuffer()
         let format = command.output.format
         // A table must see every row before it can align them; the other formats stream.
         var tableRows: [UInt8] = []
@@ -74,18 +74,10 @@ struct BatchCheck {
         }
 
         while let chunk = context.stdin.readChunk() {
-            pending.append(contentsOf: chunk)
-            var lines: [ArraySlice<UInt8>] = []
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
-                lines.append(pending[start..<newline])
-                start = newline + 1
-            }
-            answer(lines)
-            pending.removeSubrange(..<start)
+            answer(buffer.feed(chunk))
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
-        answer([pending[...]])
+        if let last = buffer.finish() { answer([last]) }
         if format == .json { context.stdout.write(wroteItem ? "\n]\n" : "]\n") }
         if format == .table, !tableRows.isEmpty {
             var table = TextTable(columns: CheckRecords.columns)

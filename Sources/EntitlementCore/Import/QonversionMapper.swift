@@ -51,12 +51,13 @@ enum QonversionMapper {
             }
             entitlements.append((entitlement, product, mapped))
         }
+        var positions: [TransactionKey: Int] = [:]
         var renewals: [String: (rank: Int, renewal: MappedRenewal)] = [:]
         var renewalOrder: [String] = []
         for (entitlement, product, listed) in entitlements {
             document.statements.append(statement(entitlement))
             if entitlement.isManualGrant {
-                add(entitlement.manualGrant(), into: &document)
+                add(entitlement.manualGrant(), into: &document, positions: &positions)
                 continue
             }
             guard let product else {
@@ -66,7 +67,7 @@ enum QonversionMapper {
             }
             document.noteMapping(entitlement.id, product)
             let mapped = listed.isEmpty ? [entitlement.synthesizedTransaction(product: product)] : listed
-            for transaction in mapped { add(transaction, into: &document) }
+            for transaction in mapped { add(transaction, into: &document, positions: &positions) }
             let latest = mapped.map(\.transaction).max { ($0.expiresAt ?? .distantFuture) < ($1.expiresAt ?? .distantFuture) }
             guard let latest, let renewal = entitlement.renewal(latest: latest) else { continue }
             let key = renewal.originalTransactionID
@@ -79,8 +80,10 @@ enum QonversionMapper {
     }
 
     /// One transaction per (store, id): a repeat adds its entitlement to `vendor.qonversion.entitlements`.
-    static func add(_ transaction: MappedTransaction, into document: inout ImportDocument) {
-        guard let index = document.transactions.firstIndex(where: { $0.key == transaction.key }) else {
+    /// `positions` indexes `document.transactions` by key, so N transactions cost N lookups, not N².
+    static func add(_ transaction: MappedTransaction, into document: inout ImportDocument, positions: inout [TransactionKey: Int]) {
+        guard let index = positions[transaction.key] else {
+            positions[transaction.key] = document.transactions.count
             document.transactions.append(transaction)
             return
         }

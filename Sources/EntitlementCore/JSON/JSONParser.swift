@@ -103,32 +103,23 @@ private struct Cursor {
     /// earlier key, which beats hashing for the small objects of profile files.
     static let linearDuplicateCheckLimit = 16
 
-    /// True when `key` is not yet in `object`, by `String` equality (canonical
-    /// equivalence), exactly as the `Set<String>` used for large objects decides.
-    /// `allASCII` says that `key` and every key before it are ASCII: then equal keys
-    /// have equal bytes, so a different length settles it. (Not otherwise:
-    /// "\u{212A}", the Kelvin sign, equals "K".)
-    func isNewKey(_ key: String, in object: JSONObject, allASCII: Bool, seen: inout Set<String>?) -> Bool {
+    /// True when `key` is not yet in `object`, comparing raw UTF-8 bytes (`JSONKey`),
+    /// the rule of `JSONObject` lookups and of the writer.
+    func isNewKey(_ key: String, in object: JSONObject, seen: inout Set<JSONKey>?) -> Bool {
         if seen == nil {
             if object.entries.count < Self.linearDuplicateCheckLimit {
-                if allASCII {
-                    let count = key.utf8.count
-                    for entry in object.entries where entry.key.utf8.count == count && entry.key == key { return false }
-                } else {
-                    for entry in object.entries where entry.key == key { return false }
-                }
+                for entry in object.entries where JSONKey.equal(entry.key, key) { return false }
                 return true
             }
-            seen = Set(object.entries.map(\.key))
+            seen = Set(object.entries.map { JSONKey($0.key) })
         }
-        return seen!.insert(key).inserted
+        return seen!.insert(JSONKey(key)).inserted
     }
 
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var object = JSONObject()
-        var seen: Set<String>?
-        var allKeysASCII = true
+        var seen: Set<JSONKey>?
         skipWhitespace()
         if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
@@ -139,8 +130,7 @@ private struct Cursor {
             }
             let keyStart = index
             let key = try parseString()
-            allKeysASCII = allKeysASCII && lastStringWasASCII
-            guard isNewKey(key, in: object, allASCII: allKeysASCII, seen: &seen) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            guard isNewKey(key, in: object, seen: &seen) else { throw error("duplicate key \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("unexpected \(describeHere()), expected ':'") }
             index += 1

@@ -69,17 +69,17 @@ public struct JSONObject: Equatable, Sendable {
         if pairs.count <= 32 {
             entries.reserveCapacity(pairs.count)
             for (key, value) in pairs {
-                if let position = entries.firstIndex(where: { $0.key == key }) { entries[position].value = value } else { entries.append((key, value)) }
+                if let position = entries.firstIndex(where: { JSONKey.equal($0.key, key) }) { entries[position].value = value } else { entries.append((key, value)) }
             }
             return
         }
-        var positions: [String: Int] = [:]
+        var positions: [JSONKey: Int] = [:]
         positions.reserveCapacity(pairs.count)
         for (key, value) in pairs {
-            if let position = positions[key] {
+            if let position = positions[JSONKey(key)] {
                 entries[position].value = value
             } else {
-                positions[key] = entries.count
+                positions[JSONKey(key)] = entries.count
                 entries.append((key, value))
             }
         }
@@ -101,7 +101,7 @@ public struct JSONObject: Equatable, Sendable {
             return nil
         }
         set {
-            if let index = entries.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) }) {
+            if let index = entries.firstIndex(where: { JSONKey.equal($0.key, key) }) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
                 entries.append((key, newValue))

@@ -48,7 +48,7 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            let entries = sortKeys ? object.entries.sorted { $0.key < $1.key } : object.entries
+            let entries = sortKeys ? object.entries.sorted { JSONKey.precedes($0.key, $1.key) } : object.entries
             for (offset, entry) in entries.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1, into: &out)

@@ -44,6 +44,8 @@ public struct GrantDuration: Equatable, Sendable {
         var number = ""
         var sawComponent = false
         var sawTimeComponent = false
+        // Each designator at most once, in ISO order: P1Y1Y and P1D1Y are refused.
+        var lastOrder = -1
         for character in text.dropFirst() {
             if character.isASCII, character.isNumber { number.append(character); continue }
             if character == "T" {
@@ -52,6 +54,8 @@ public struct GrantDuration: Equatable, Sendable {
                 continue
             }
             guard let value = Int(number), value <= maximumAmount else { return nil }
+            guard let order = designatorOrder(character, inTime: inTime), order > lastOrder else { return nil }
+            lastOrder = order
             number = ""
             sawComponent = true
             if inTime { sawTimeComponent = true }
@@ -68,6 +72,12 @@ public struct GrantDuration: Equatable, Sendable {
         }
         guard number.isEmpty, sawComponent, !(inTime && !sawTimeComponent) else { return nil }
         return duration
+    }
+
+    /// The position of a designator in `PnYnMnWnDTnHnMnS`; nil if it is not one.
+    private static func designatorOrder(_ character: Character, inTime: Bool) -> Int? {
+        let order: [Character] = inTime ? ["H", "M", "S"] : ["Y", "M", "W", "D"]
+        return order.firstIndex(of: character).map { inTime ? $0 + 4 : $0 }
     }
 
     /// The largest number one component may have (1,000,000 hours is 114 years);

@@ -1,14 +1,16 @@
 /// Makes strings from data safe to print: a crafted id cannot drive the terminal.
 public enum Terminal {
-    /// `text` with control characters (C0, DEL, C1, and the bidi overrides) shown
-    /// as `\n`, `\t`, `\u{1b}` and the like, and backslashes doubled only where
-    /// they would otherwise be ambiguous.
+    /// `text` with every character that could drive or reorder the terminal shown as an
+    /// escape: controls (Unicode Cc: C0, DEL, C1) as `\n`, `\t`, `\r` or `\u{1b}`, and the
+    /// bidirectional formatting marks, U+2028 and U+2029 as `\u{…}`. A backslash is
+    /// always doubled, so the text `\u{1b}` (printed `\\u{1b}`) never looks like ESC.
     public static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             guard needsEscape(scalar) else { out.unicodeScalars.append(scalar); continue }
             switch scalar {
+            case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
@@ -32,10 +34,13 @@ public enum Terminal {
         return out
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Cc, the bidi controls of Cf, Zl, Zp, and the backslash that introduces escapes.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00..<0x20, 0x7F..<0xA0: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x5C: return true
+        case 0x00..<0x20, 0x7F..<0xA0: return true  // Cc
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi marks, embeddings, isolates
+        case 0x2028, 0x2029: return true  // Zl, Zp
         default: return false
         }
     }

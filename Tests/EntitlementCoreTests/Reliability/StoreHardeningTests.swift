@@ -1,0 +1,164 @@
+@testable import EntitlementCore
+import Foundation
+import Glibc
+import Testing
+
+/// FIFOs, links, modes and owners, leftovers of killed writers, closed pipes.
+@Suite(.serialized)
+struct StoreHardeningTests {
+    let directory = TemporaryDirectory()
+
+    func grantedStore() -> String {
+        let root = directory.path + "/store"
+        #expect(runCLI(["init", "--store", root]).exitCode == 0)
+        #expect(runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        return root
+    }
+
+    func mode(_ path: String) -> mode_t {
+        var status = stat()
+        lstat(path, &status)
+        return status.st_mode & 0o7777
+    }
+
+    func replaceWithFIFO(_ path: String) {
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+    }
+
+    @Test(arguments: ["profile", "config", "index", "scan", "lock"])
+    func aFIFOInTheStoreIsRefusedWithoutHanging(_ place: String) throws {
+        guard Binary.exists else { return }
+        let root = grantedStore()
+        let profileID = try EntitlementStore(root: root).loadProfile(userID: "alice")!.profileID!
+        var arguments = ["status", "alice", "--store", root]
+        switch place {
+        case "profile": replaceWithFIFO(root + "/profiles/alice.json")
+        case "config": replaceWithFIFO(root + "/config.json")
+        case "index":
+            replaceWithFIFO(root + "/index/profile-id/" + ProfileFileName.name(for: profileID))
+            arguments = ["status", "--profile-id", profileID, "--store", root]
+        case "scan":
+            replaceWithFIFO(root + "/profiles/zed.json")
+            arguments = ["status", "--profile-id", "no-such-profile", "--store", root]
+        default:
+            replaceWithFIFO(root + "/.lock")
+            arguments = ["grant", "alice", "premium", "--duration", "7d", "--store", root]
+        }
+        let result = try BoundedRun.run(arguments, seconds: 10)
+        #expect(!result.timedOut, "\(place): the tool hung")
+        #expect(result.exitCode == 4, "\(place): \(result.stderr)")
+        #expect(result.stderr.contains("not a regular file"), "\(place): \(result.stderr)")
+    }
+
+    @Test func newFilesAreOwnerOnlyAndATeamModeIsTakenFromTheStore() {
+        let root = grantedStore()
+        #expect(mode(root) == 0o700)
+        #expect(mode(root + "/config.json") == 0o600)
+        #expect(mode(root + "/profiles") == 0o700)
+        #expect(mode(root + "/profiles/alice.json") == 0o600)
+        #expect(mode(root + "/.lock") == 0o600)
+        chmod(root + "/config.json", 0o660)
+        chmod(root, 0o2770)
+        #expect(runCLI(["grant", "carol", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        #expect(mode(root + "/profiles/carol.json") == 0o660)
+    }
+
+    @Test func aRewriteKeepsModeAndOwner() {
+        let root = grantedStore()
+        let path = root + "/profiles/alice.json"
+        chmod(path, 0o640)
+        let owned = geteuid() == 0 && chown(path, 1234, 1234) == 0
+        #expect(runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        #expect(mode(path) == 0o640)
+        if owned {
+            var status = stat()
+            lstat(path, &status)
+            #expect(status.st_uid == 1234 && status.st_gid == 1234)
+        }
+    }
+
+    @Test func aReadOnlyFileIsNotReplaced() {
+        let root = grantedStore()
+        let path = root + "/profiles/alice.json"
+        chmod(path, 0o444)
+        let before = readFile(path)
+        let result = runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root])
+        #expect(result.exitCode == 4)
+        #expect(result.stderr.contains("read-only"))
+        #expect(readFile(path) == before)
+    }
+
+    @Test(arguments: [".lock", "profiles", "index", "profiles/alice.json"])
+    func symbolicLinksInsideTheStoreAreRefused(_ entry: String) throws {
+        let root = grantedStore()
+        let outside = directory.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let path = root + "/" + entry
+        if entry == "profiles/alice.json" {
+            // A linked profile file is refused when read.
+            try FileManager.default.moveItem(atPath: path, toPath: outside + "/moved")
+            symlink(outside + "/moved", path)
+            #expect(runCLI(["status", "alice", "--store", root]).stderr.contains("symbolic link"))
+        }
+        if entry == ".lock" {
+            try FileManager.default.moveItem(atPath: path, toPath: outside + "/moved")
+            symlink(outside + "/moved", path)
+        } else if entry != "profiles/alice.json" {
+            try FileManager.default.removeItem(atPath: outside)
+            try FileManager.default.moveItem(atPath: path, toPath: outside)
+            symlink(outside, path)
+        }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: outside).sorted()
+        // bob is new, so his index entry must be written; the index is a cache, so refusing it is a warning.
+        let user = entry == "profiles/alice.json" ? "alice" : "bob"
+        let result = runCLI(["grant", user, "premium", "--duration", "7d", "--store", root])
+        #expect(result.exitCode == (entry == "index" ? 0 : 4), "\(entry): \(result.stderr)")
+        #expect(result.stderr.contains("symbolic link"), "\(entry): \(result.stderr)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: outside).sorted() == before, "\(entry): wrote through the link")
+    }
+
+    @Test func staleStagedFilesOfKilledWritersAreRemovedUnderTheLock() throws {
+        let root = grantedStore()
+        try FileManager.default.createDirectory(atPath: root + "/.tmp", withIntermediateDirectories: true)
+        for index in 0..<5 { writeFile(root + "/.tmp/alice.json.999\(index)-1", "partial") }
+        #expect(runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/.tmp").isEmpty)
+    }
+
+    @Test func aCommittedJournalIsReplayedByTheNextWriter() throws {
+        let root = grantedStore()
+        let staged = root + "/.tmp/config.json.1-1"
+        let newConfig = #"{"entitlements": {"gold": {"products": ["g"]}}, "schema_version": 1}"# + "\n"
+        writeFile(staged, newConfig)
+        writeFile(root + "/.journal", #"{"renames": [{"from": ".tmp/config.json.1-1", "to": "config.json"}], "schema_version": 1}"#)
+        #expect(runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        #expect(readFile(root + "/config.json") == newConfig)
+        #expect(!FileManager.default.fileExists(atPath: root + "/.journal"))
+    }
+
+    @Test func aJournalNamingPathsOutsideTheStoreIsRefused() {
+        let root = grantedStore()
+        writeFile(root + "/.journal", #"{"renames": [{"from": ".tmp/x", "to": "../escape"}], "schema_version": 1}"#)
+        let result = runCLI(["grant", "alice", "premium", "--duration", "7d", "--store", root])
+        #expect(result.exitCode == 4)
+        #expect(result.stderr.contains("outside the store"))
+    }
+
+    @Test func aClosedPipeExitsFourNotSIGPIPE() throws {
+        guard Binary.exists else { return }
+        let root = grantedStore()
+        for _ in 0..<3 { _ = runCLI(["grant", "alice", "premium", "--duration", "1d", "--store", root]) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["history", "alice", "--json", "--store", root]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try pipe.fileHandleForReading.close()  // the reader is gone before the first write
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 4)
+    }
+}
