@@ -39,9 +39,13 @@ public enum Command: Sendable {
     /// Every declaration, `help` last: the source of help, completions and the man page.
     public static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
 
-    static let helpSpec = CommandSpec(
+    static let helpSpec: CommandSpec = {
+        var spec = CommandSpec(
         name: "help", abstract: "Show help for the tool or a command.",
         arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec).filter { !$0.isHidden }.map(\.name)), optional: true, help: "The command to explain.")], options: [])
+        spec.options = [CommonOptions.help.spec]  // help reads no other option
+        return spec
+    }()
 
     /// Parses `arguments` (without the program name); `now` resolves relative dates.
     /// Global options before the command are handled by `Invocation.parse`.
@@ -60,6 +64,7 @@ public enum Command: Sendable {
         let command = try entry(named: first)
         let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, now: now)
         if parsed.flag(CommonOptions.help) { return .help(command.spec) }
+        _ = try parsed.value(CommonOptions.color)  // read by `Invocation`; refused here as well
         return try command.parse(parsed)
     }
 
