@@ -7,9 +7,15 @@ import FoundationEssentials
 /// microseconds) only when needed. Hand-written because Foundation's formatters
 /// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
 public enum ISODate {
-    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, the range of four-digit years.
+    /// 0001-01-01T00:00:00Z, the first instant with a four-digit year.
     static let firstInstant = -62_135_596_800.0
-    static let endOfTime = 253_402_300_800.0
+    /// 9999-12-31T23:59:59.999999Z: the last instant the writer spells with a four-digit
+    /// year at its precision (microseconds), so anything later would round into year 10000.
+    static let lastInstant = 253_402_300_799.999_999
+
+    /// The dates the store can write and read back: every bound in the tool (parsing,
+    /// vendor dates, grant ends) is this one range.
+    public static let writableRange = Date(timeIntervalSince1970: firstInstant)...Date(timeIntervalSince1970: lastInstant)
 
     /// Parses `text`, or returns nil when it is not an accepted form.
     public static func parse(_ text: String) -> Date? {
@@ -62,7 +68,7 @@ public enum ISODate {
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let interval = Double(seconds) + Double(nanoseconds) / 1e9
         // Only instants the tool can write back: years 0001 to 9999 in UTC.
-        guard interval >= firstInstant, interval < endOfTime else { return nil }
+        guard interval >= firstInstant, interval <= lastInstant else { return nil }
         return Date(timeIntervalSince1970: interval)
     }
 

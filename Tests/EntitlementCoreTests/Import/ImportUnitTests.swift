@@ -79,6 +79,15 @@ extension ImportTests {
             #expect(VendorDate.fromEpochMilliseconds(1773576000123) == ISODate.parse("2026-03-15T12:00:00.123Z"))
             #expect(VendorDate.fromEpochMilliseconds(-1) == ISODate.parse("1969-12-31T23:59:59.999Z"))
             #expect(VendorDate.fromEpochSeconds(1586369519) == ISODate.parse("2020-04-08T18:11:59Z"))
+            // Xcode signs fractional milliseconds; Apple's libraries read the whole millisecond.
+            #expect(VendorDate.fromEpochMilliseconds(1697679936049.7297) == ISODate.parse("2023-10-19T01:45:36.049Z"))
+            // Out of range is nil (an error naming the field), never an overflow trap.
+            for extreme in [-9_223_372_036_854_775_808.0, -9_223_372_036_854_774_810, 9_223_372_036_854_775_807, .infinity, .nan] {
+                #expect(VendorDate.fromEpochMilliseconds(extreme) == nil)
+            }
+            #expect(VendorDate.fromEpochMilliseconds(253_402_300_799_999).map(ISODate.format) == "9999-12-31T23:59:59.999Z")
+            #expect(VendorDate.fromEpochMilliseconds(-62_135_596_800_000) == ISODate.writableRange.lowerBound)
+            #expect(VendorDate.fromEpochMilliseconds(-62_135_596_800_001) == nil)
             #expect(ISODate.parse("2020-03-26T16:24:19.497674+0000") != nil)
         }
 

@@ -93,8 +93,9 @@ extension ImportTests {
             #expect(document.verdict("tip")?["ours"]?.stringValue == "active")
             let premium = document.verdict("premium")
             #expect(premium?["result"]?.stringValue == "disagree")
-            #expect(premium?["vendor"]?.stringValue == "expired" && premium?["ours"]?.stringValue == "scheduled")
+            #expect(premium?["vendor"]?.stringValue == "expired" && premium?["ours"]?.stringValue == "active")
             #expect(store.configuration()?.entitlement("tip")?.products == ["com.revenuecat.product.tip"])
+            #expect(result.stderr.contains("is dated 2022-04-12T00:03:28Z, after request_date 2022-03-08T17:42:58Z; recorded as of request_date"))
         }
 
         @Test func revenueCatVersion2() {
