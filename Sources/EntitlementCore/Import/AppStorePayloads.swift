@@ -24,6 +24,7 @@ enum AppStorePayloads {
         let currency = r.vendorIgnorable(K.currency, into: &document) { r, key throws(FieldError) in try r.vendorString(key) }
         document.noteToken(try r.vendorString(K.appAccountToken))
         let signedDate = try r.vendorEpochMilliseconds(K.signedDate)
+        let upgraded = try r.vendorBool(K.isUpgraded)
 
         let isRenewal = reason.map { $0 == AppleValue.renewal } ?? (id != original)
         let type = transactionType(appleType, expiresAt: expiresAt, offerType: offerType, discount: discount, price: price, isRenewal: isRenewal)
@@ -41,6 +42,7 @@ enum AppStorePayloads {
         transaction.offerCode = offerCode
         transaction.price = price.map { $0 / 1000 }
         transaction.currency = currency
+        transaction.isUpgraded = upgraded == true ? true : nil
         var mapped = MappedTransaction(transaction, vendor: .object(JSONObject([(VendorObjectKey.transaction, .object(r.object))])))
         mapped.givesEnvironment = environment != nil
         mapped.givesOwnership = ownership != nil

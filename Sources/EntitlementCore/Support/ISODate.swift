@@ -9,9 +9,10 @@ import FoundationEssentials
 public enum ISODate {
     /// 0001-01-01T00:00:00Z, the first instant with a four-digit year.
     static let firstInstant = -62_135_596_800.0
-    /// 9999-12-31T23:59:59.999999Z: the last instant the writer spells with a four-digit
-    /// year at its precision (microseconds), so anything later would round into year 10000.
-    static let lastInstant = 253_402_300_799.999_999
+    /// 9999-12-31T23:59:59Z: the last whole second of year 9999. A `Date` this far out
+    /// holds only about 30 microseconds of precision, so a fraction of this last second
+    /// could round into year 10000 and not be written back.
+    static let lastInstant = 253_402_300_799.0
 
     /// The dates the store can write and read back: every bound in the tool (parsing,
     /// vendor dates, grant ends) is this one range.
