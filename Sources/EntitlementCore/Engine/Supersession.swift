@@ -19,10 +19,14 @@ public struct Supersession: Equatable, Sendable {
             chains[transaction.originalTransactionID, default: []].append(transaction)
         }
         var result: [String: Supersession] = [:]
-        for chain in chains.values {
-            for transaction in chain {
-                let next = chain.filter { $0.effectiveStart > transaction.effectiveStart }
-                    .min { $0.effectiveStart != $1.effectiveStart ? $0.effectiveStart < $1.effectiveStart : $0.transactionID < $1.transactionID }
+        for var chain in chains.values {
+            // By start, then id: the next transaction is the first one that starts later.
+            chain.sort { $0.effectiveStart != $1.effectiveStart ? $0.effectiveStart < $1.effectiveStart : $0.transactionID < $1.transactionID }
+            var nextIndex = 0
+            for (index, transaction) in chain.enumerated() {
+                nextIndex = max(nextIndex, index + 1)
+                while nextIndex < chain.count, chain[nextIndex].effectiveStart <= transaction.effectiveStart { nextIndex += 1 }
+                let next = nextIndex < chain.count ? chain[nextIndex] : nil
                 if let next, next.effectiveStart < (transaction.expiresAt ?? .distantFuture) {
                     result[key(of: transaction)] = Supersession(by: next.transactionID, at: next.effectiveStart)
                 } else if transaction.isUpgraded == true, next == nil {
