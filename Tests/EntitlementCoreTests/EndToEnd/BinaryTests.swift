@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCore
 
 /// The built binary on Fixtures/: stdout, stderr and the exit code, as a script sees them.
+@Suite(.tags(.endToEnd))
 struct BinaryTests {
     let at = ["--at", "2026-01-15T12:00:00Z"]
 
