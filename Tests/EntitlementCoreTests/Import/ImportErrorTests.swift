@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// Documents that must be refused: one clear error naming the file and the field; nothing written.
+    @Suite(.tags(.cli))
     struct Errors {
         struct Refusal: CustomTestStringConvertible, Sendable {
             let file: String

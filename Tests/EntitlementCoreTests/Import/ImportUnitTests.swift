@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// The pure parts: detection, JWS, paths, splitting, merge and reconciliation. No I/O.
+    @Suite(.tags(.unit))
     struct Units {
         @Test(arguments: [
             ("{\"transactionId\": \"1\"}", DocumentSignature.appStoreTransaction),

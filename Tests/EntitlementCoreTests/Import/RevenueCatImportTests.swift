@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// RevenueCat fixtures: `GET /v1/subscribers/{id}` responses.
+    @Suite(.tags(.cli))
     struct RevenueCat {
         static let cases: [FixtureCase] = [
             FixtureCase("revenuecat/subscriber-active.json", user: "rc-active@example.com", "active", verdict: "agree", transactions: 2, renewals: 2),

@@ -5,7 +5,7 @@ import Testing
 extension ImportTests {
     /// The vendors' own published samples (`../shared/vendor-samples/`, read in place, never copied):
     /// every verdict their README states is reproduced, by our engine or as a listed disagreement.
-    @Suite(.enabled(if: ImportTests.vendorSamplesPresent))
+    @Suite(.enabled(if: ImportTests.vendorSamplesPresent), .tags(.cli))
     struct VendorSamples {
         static let config = readFile(ImportTests.fixtures + "/vendor-samples-config.json")!
 
