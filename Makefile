@@ -11,8 +11,11 @@ SIZE    ?= 1000
 # The shipped binary: one static executable (no dynamic loader, no shared libraries),
 # and any linker warning fails the build. ENTITLEMENT_STATIC_EXECUTABLE compiles the
 # executable's stand-in for glibc's dlopen (Sources/entitlement/StaticExecutable.swift).
+# Generic types' metadata is fetched with accessor calls rather than by demangling a
+# type name at run time: a fifth fewer instructions in `check` (docs/performance.md).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
-	-Xswiftc -DENTITLEMENT_STATIC_EXECUTABLE -Xlinker --fatal-warnings
+	-Xswiftc -DENTITLEMENT_STATIC_EXECUTABLE -Xlinker --fatal-warnings \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The store generator uses Foundation; it is built apart so that it never shares (and
 # rebuilds) the release build directory.
 TOOLS_FLAGS   := -c release --static-swift-stdlib --scratch-path .build-tools
