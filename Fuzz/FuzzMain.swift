@@ -2,7 +2,7 @@
 // Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift. $FUZZ_TARGET picks the harness.
 import Glibc
 
-private let target: ([UInt8]) -> String? = {
+private let target: @Sendable ([UInt8]) -> String? = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let check = FuzzTargets.named(name) else {
         fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.map(\.name).joined(separator: ", "))")

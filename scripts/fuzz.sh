@@ -32,7 +32,6 @@ digest=$(cat $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/Fuz
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable import.
-    # lld: gold warns about the sanitizer runtime's local symbols.
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \

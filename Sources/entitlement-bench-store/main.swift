@@ -6,6 +6,7 @@
 // DIR becomes a store (config.json, profiles/, index/profile-id/) plus three files
 // the tool never reads:
 //   bench-users.txt     the N generated user ids, one per line, in generation order
+//   bench-transactions.tsv  every transaction, one per line, for the SQLite peer
 //   bench-peer.json     the same data as one JSON file, for the jq peer
 //   bench-manifest.json what was generated; written last, so it marks a complete store
 import EntitlementCore
@@ -14,7 +15,7 @@ import Foundation
 import Glibc
 #endif
 
-let generatorVersion = 1
+let generatorVersion = 2
 let usage = """
     usage: entitlement-bench-store --profiles N --out DIR [options]
 
@@ -166,6 +167,7 @@ func monotonicSeconds() -> Double {
 /// Per-index results of one batch, filled by the workers (each index by one worker).
 struct BatchSlots: @unchecked Sendable {
     let peer: UnsafeMutableBufferPointer<[UInt8]>
+    let rows: UnsafeMutableBufferPointer<[UInt8]>
     let users: UnsafeMutableBufferPointer<String>
     let archetypes: UnsafeMutableBufferPointer<Archetype?>
     let transactions: UnsafeMutableBufferPointer<Int>
@@ -174,6 +176,8 @@ struct BatchSlots: @unchecked Sendable {
     init(capacity: Int) {
         peer = .allocate(capacity: capacity)
         peer.initialize(repeating: [])
+        rows = .allocate(capacity: capacity)
+        rows.initialize(repeating: [])
         users = .allocate(capacity: capacity)
         users.initialize(repeating: "")
         archetypes = .allocate(capacity: capacity)
@@ -220,6 +224,7 @@ let reference = ISODate.parse("2026-01-15T12:00:00Z")!
 let manifestPath = "\(root)/bench-manifest.json"
 let usersPath = "\(root)/bench-users.txt"
 let peerPath = "\(root)/bench-peer.json"
+let rowsPath = "\(root)/bench-transactions.tsv"
 
 /// True when `root` already holds a complete store generated with these settings.
 func isComplete() -> Bool {
@@ -230,7 +235,7 @@ func isComplete() -> Bool {
           manifest["seed"] == .number(String(options.seed)), manifest["heavy_user"] == .string(options.heavyUser),
           int("heavy_transactions") == options.heavyTransactions else { return false }
     if options.wantsPeer, manifest["peer_file"] == .null || !FileManager.default.fileExists(atPath: peerPath) { return false }
-    return FileManager.default.fileExists(atPath: usersPath)
+    return FileManager.default.fileExists(atPath: usersPath) && FileManager.default.fileExists(atPath: rowsPath)
 }
 
 if !options.force, isComplete() {
@@ -257,6 +262,7 @@ do {
 
 let factory = ProfileFactory(seed: options.seed, reference: reference)
 let users = StreamFile(usersPath)
+let rows = StreamFile(rowsPath)
 let peer: StreamFile? = options.wantsPeer ? StreamFile(peerPath) : nil
 if let peer {
     // The product configuration as entitlement → products, then every profile by user id.
@@ -290,6 +296,7 @@ for batchStart in stride(from: 0, to: options.profiles, by: batchSize) {
             let slot = index - batchStart
             let (entry, size) = emit(generated.profile, store: store, options: options, peer: wantsPeer)
             slots.peer[slot] = entry
+            slots.rows[slot] = PeerRows.rows(of: generated.profile)
             slots.users[slot] = generated.profile.customerUserID
             slots.archetypes[slot] = generated.archetype
             slots.transactions[slot] = generated.profile.transactions.count
@@ -299,6 +306,7 @@ for batchStart in stride(from: 0, to: options.profiles, by: batchSize) {
     for slot in 0..<(batchEnd - batchStart) {
         users.write(slots.users[slot].utf8)
         users.write(CollectionOfOne(UInt8(ascii: "\n")))
+        rows.write(slots.rows[slot])
         if let peer {
             if peerEntries > 0 { peer.write(CollectionOfOne(UInt8(ascii: ","))) }
             peer.write(slots.peer[slot])
@@ -326,9 +334,11 @@ if options.heavyTransactions > 0 {
         if peerEntries > 0 { peer.write(CollectionOfOne(UInt8(ascii: ","))) }
         peer.write(entry)
     }
+    rows.write(PeerRows.rows(of: heavy))
     totalTransactions += heavy.transactions.count
     totalBytes += size
 }
+rows.close()
 if let peer {
     peer.write("}}\n")
     peer.close()
@@ -343,6 +353,8 @@ let manifest = JSONObject([
     ("heavy_user", .string(options.heavyUser)),
     ("heavy_transactions", .int(options.heavyTransactions)),
     ("users_file", .string("bench-users.txt")),
+    ("transactions_file", .string("bench-transactions.tsv")),
+    ("transaction_columns", .array(PeerRows.columns.map(JSONValue.string))),
     ("peer_file", options.wantsPeer ? .string("bench-peer.json") : .null),
     ("transactions", .int(totalTransactions)),
     ("profile_bytes", .int(totalBytes)),

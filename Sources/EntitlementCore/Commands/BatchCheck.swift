@@ -25,7 +25,7 @@ struct BatchCheck {
         }
         let checker = LineChecker(command: command, store: store, engine: StatusEngine(configuration: configuration, environment: command.environment),
                                   evaluatedAt: .string(ISODate.format(date)), date: date)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        let workers = max(1, min(ProcessorCount.online(), 8))
         var result = ExitCode.success
         var answered = 0
         var buffer = LineBuffer()

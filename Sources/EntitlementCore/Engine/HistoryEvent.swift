@@ -34,16 +34,4 @@ public struct HistoryEvent: Equatable, Sendable {
         }
         return events.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : $0.1 < $1.1 }.map(\.0)
     }
-
-    /// The `--json` object: the event, then the whole transaction as stored.
-    public var json: JSONObject {
-        JSONObject([
-            ("at", .string(ISODate.format(at))),
-            ("event", .string(kind.rawValue)),
-            ("transaction_id", .string(transaction.transactionID)),
-            ("actor", .string(actor)),
-            ("reason", .string(reason)),
-            ("transaction", transaction.json),
-        ])
-    }
 }

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 extension StatusEngine {
     /// Fills the access level from the decisive transaction and its renewal info.
-    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile) -> AccessLevel {
+    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile,
+                     supersessions: [String: Supersession] = [:]) -> AccessLevel {
         let transaction = decisive.transaction
         var state = state
         let renewal = profile.renewal(for: transaction)
@@ -10,7 +11,8 @@ extension StatusEngine {
             state = .billingRetry
         }
         var level = AccessLevel(id: id, state: state)
-        level.expiresAt = state == .active ? continuousEnd(from: transaction, candidates: candidates) : transaction.expiresAt
+        let ownEnd = Supersession.end(of: transaction, supersessions[Supersession.key(of: transaction)])
+        level.expiresAt = state == .active ? continuousEnd(from: transaction, until: ownEnd, candidates: candidates, supersessions: supersessions) : ownEnd
         level.isLifetime = state.isActive && level.expiresAt == nil
         level.startsAt = transaction.effectiveStart
         let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
@@ -39,14 +41,16 @@ extension StatusEngine {
 
     /// When access from `transaction` really ends: back-to-back grants and purchases
     /// that start by the time the previous one ends carry it on (a chained grant).
-    func continuousEnd(from transaction: Transaction, candidates: [Transaction]) -> Date? {
-        guard var end = transaction.expiresAt else { return nil }
+    /// A superseded transaction carries the end on only until it was superseded.
+    func continuousEnd(from transaction: Transaction, until ownEnd: Date?, candidates: [Transaction],
+                       supersessions: [String: Supersession] = [:]) -> Date? {
+        guard var end = ownEnd else { return nil }
         let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase && environment.includes($0.environment) }
         var extended = true
         while extended {
             extended = false
             for next in following where next.effectiveStart <= end {
-                guard let nextEnd = next.expiresAt else { return nil }
+                guard let nextEnd = Supersession.end(of: next, supersessions[Supersession.key(of: next)]) else { return nil }
                 if nextEnd > end { end = nextEnd; extended = true }
             }
         }

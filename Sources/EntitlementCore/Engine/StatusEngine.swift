@@ -36,37 +36,53 @@ public struct StatusEngine: Sendable {
     }
 
     /// The access level of `entitlementID` at `date`, with each transaction's verdict.
-    public func evaluate(_ entitlementID: String, for profile: Profile, at date: Date) -> Evaluation {
+    ///
+    /// Only what was recorded by `date` counts (`Profile.asKnown(at:)`): the answer at T is
+    /// the one the tool would have given at T.
+    public func evaluate(_ entitlementID: String, for fullProfile: Profile, at date: Date) -> Evaluation {
+        let (profile, allIgnored) = fullProfile.asKnown(at: date)
         let candidates = profile.transactions.filter { transaction($0, unlocks: entitlementID) }
+        let ignored = allIgnored.filter { record in
+            fullProfile.transactions.contains { ($0.transactionID == record.subject || $0.originalTransactionID == record.subject) && transaction($0, unlocks: entitlementID) }
+        }
         guard !candidates.isEmpty else {
             return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: [],
-                              decision: "no transaction unlocks this entitlement")
+                              decision: ignored.isEmpty ? "no transaction unlocks this entitlement" : "nothing that unlocks this entitlement was recorded by then",
+                              ignored: ignored)
         }
-        // The latest expiry of each subscription: only that transaction can be in grace.
+        let supersessions = Supersession.all(in: profile)
+        // The latest access end of each subscription: only that transaction can be in grace.
         var chainEnd: [String: Date] = [:]
         for transaction in candidates {
-            if let expiresAt = transaction.expiresAt, chainEnd[transaction.originalTransactionID].map({ expiresAt > $0 }) ?? true {
-                chainEnd[transaction.originalTransactionID] = expiresAt
+            if let end = Supersession.end(of: transaction, supersessions[Supersession.key(of: transaction)]),
+               chainEnd[transaction.originalTransactionID].map({ end > $0 }) ?? true {
+                chainEnd[transaction.originalTransactionID] = end
             }
         }
         var considerations = candidates.map { transaction in
-            Consideration(transaction: transaction, verdict: verdict(transaction, in: profile, at: date, chainEnd: chainEnd), isDecisive: false)
+            Consideration(transaction: transaction, verdict: verdict(transaction, in: profile, at: date, chainEnd: chainEnd,
+                                                                     supersession: supersessions[Supersession.key(of: transaction)]), isDecisive: false)
         }
         let (index, state, decision) = decide(considerations)
         guard let index else {
-            return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: considerations, decision: decision)
+            return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: considerations, decision: decision, ignored: ignored)
         }
         considerations[index].isDecisive = true
-        let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile)
-        return Evaluation(accessLevel: level, considerations: considerations, decision: decision)
+        let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile,
+                                supersessions: supersessions)
+        return Evaluation(accessLevel: level, considerations: considerations, decision: decision, ignored: ignored)
     }
 
-    func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date]) -> TransactionVerdict {
+    func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date],
+                 supersession: Supersession? = nil) -> TransactionVerdict {
         if transaction.type == .consumablePurchase { return .consumable }
         guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
         if let revokedAt = transaction.revokedAt, revokedAt <= date { return .revoked(at: revokedAt) }
         if transaction.effectiveStart > date { return .notStarted(startsAt: transaction.effectiveStart) }
-        guard let expiresAt = transaction.expiresAt else { return .givesAccess(until: nil) }
+        if let supersession, supersession.at.map({ $0 <= date }) ?? true {
+            return .superseded(by: supersession.by, at: supersession.at)
+        }
+        guard let expiresAt = Supersession.end(of: transaction, supersession) else { return .givesAccess(until: nil) }
         if expiresAt > date { return .givesAccess(until: expiresAt) }
         if let graceUntil = profile.renewal(for: transaction)?.gracePeriodExpiresAt, graceUntil > date,
            chainEnd[transaction.originalTransactionID] == expiresAt {
@@ -92,16 +108,18 @@ public struct StatusEngine: Sendable {
         }
         let ended = indices.filter {
             switch considerations[$0].verdict {
-            case .revoked, .expired: return true
+            case .revoked, .expired, .superseded: return true
             default: return false
             }
         }
-        guard let last = ended.max(by: { Self.recencyOrder(considerations[$0].transaction, considerations[$1].transaction) }) else {
+        guard let last = ended.max(by: { Self.endedOrder(considerations[$0], considerations[$1]) }) else {
             return (nil, .never, "no transaction here can give access (consumables or excluded environment only)")
         }
         switch considerations[last].verdict {
         case .revoked:
             return (last, .revoked, "the most recent transaction that would give access was revoked")
+        case .superseded:
+            return (last, .expired, "the most recent transaction that gave access was superseded within its subscription")
         default:
             return (last, .expired, "the most recent transaction that gave access has expired")
         }
@@ -123,6 +141,18 @@ public struct StatusEngine: Sendable {
         case (let x?, let y?) where x != y: return x < y
         default: return recencyOrder(a.transaction, b.transaction)
         }
+    }
+
+    /// Orders ended transactions by when their access would end: a superseded one ends
+    /// where it was superseded, the others by `recencyOrder`.
+    static func endedOrder(_ a: Consideration, _ b: Consideration) -> Bool {
+        func adjusted(_ c: Consideration) -> Transaction {
+            guard case .superseded(_, let at) = c.verdict else { return c.transaction }
+            var transaction = c.transaction
+            transaction.expiresAt = at ?? transaction.effectiveStart
+            return transaction
+        }
+        return recencyOrder(adjusted(a), adjusted(b))
     }
 
     /// Orders ended transactions by when their access would end (nil is never), then start, then id.

@@ -9,6 +9,9 @@ public enum TransactionVerdict: Equatable, Sendable {
     case notStarted(startsAt: Date)
     case revoked(at: Date)
     case expired(at: Date)
+    /// Replaced by a later transaction of the same subscription (an upgrade or plan change);
+    /// `by` and `at` are nil when the vendor said so but the replacing transaction is unknown.
+    case superseded(by: String?, at: Date?)
     case consumable
     case excludedEnvironment(Environment)
 
@@ -30,6 +33,8 @@ public enum TransactionVerdict: Equatable, Sendable {
         case .notStarted(let startsAt): return "not started: starts \(ISODate.format(startsAt))"
         case .revoked(let at): return "revoked \(ISODate.format(at))"
         case .expired(let at): return "expired \(ISODate.format(at))"
+        case .superseded(let by?, let at?): return "superseded by \(Terminal.escape(by)) at \(ISODate.format(at))"
+        case .superseded: return "superseded (marked upgraded; the replacing transaction is not in the profile)"
         case .consumable: return "consumable: never gives access"
         case .excludedEnvironment(let environment): return "ignored: \(environment.rawValue) transaction excluded by --environment"
         }
@@ -50,4 +55,6 @@ public struct Evaluation: Equatable, Sendable {
     public var considerations: [Consideration]
     /// The rule that picked the decisive transaction, in words.
     public var decision: String
+    /// Records of this entitlement left out because they were made after the evaluation time.
+    public var ignored: [IgnoredRecord] = []
 }

@@ -13,6 +13,7 @@ enum AppleKey {
     static let offerIdentifier = "offerIdentifier"
     static let revocationDate = "revocationDate"
     static let revocationReason = "revocationReason"
+    static let isUpgraded = "isUpgraded"
     static let inAppOwnershipType = "inAppOwnershipType"
     static let environment = "environment"
     static let price = "price"

@@ -20,10 +20,11 @@ enum AppStorePayloads {
         let revocationCode = try r.vendorInt(K.revocationReason)
         let ownership = try r.vendorString(K.inAppOwnershipType)
         let environment = try r.vendorString(K.environment)
-        let price = try r.vendorInt(K.price)
-        let currency = try r.vendorString(K.currency)
+        let price = r.vendorIgnorable(K.price, into: &document) { r, key throws(FieldError) in try r.vendorLenientNumber(key) }
+        let currency = r.vendorIgnorable(K.currency, into: &document) { r, key throws(FieldError) in try r.vendorString(key) }
         document.noteToken(try r.vendorString(K.appAccountToken))
         let signedDate = try r.vendorEpochMilliseconds(K.signedDate)
+        let upgraded = try r.vendorBool(K.isUpgraded)
 
         let isRenewal = reason.map { $0 == AppleValue.renewal } ?? (id != original)
         let type = transactionType(appleType, expiresAt: expiresAt, offerType: offerType, discount: discount, price: price, isRenewal: isRenewal)
@@ -39,8 +40,9 @@ enum AppStorePayloads {
             transaction.revocationReason = revocationCode.map(revocationReason)
         }
         transaction.offerCode = offerCode
-        transaction.price = price.map { Double($0) / 1000 }
+        transaction.price = price.map { $0 / 1000 }
         transaction.currency = currency
+        transaction.isUpgraded = upgraded == true ? true : nil
         var mapped = MappedTransaction(transaction, vendor: .object(JSONObject([(VendorObjectKey.transaction, .object(r.object))])))
         mapped.givesEnvironment = environment != nil
         mapped.givesOwnership = ownership != nil
@@ -66,7 +68,7 @@ enum AppStorePayloads {
     }
 
     /// Section 8.3: Apple's product type and offer fields → our `type`.
-    static func transactionType(_ appleType: String?, expiresAt: Date?, offerType: Int?, discount: String?, price: Int?, isRenewal: Bool) -> TransactionType {
+    static func transactionType(_ appleType: String?, expiresAt: Date?, offerType: Int?, discount: String?, price: Double?, isRenewal: Bool) -> TransactionType {
         switch appleType {
         case AppleValue.nonConsumable?: return .nonConsumablePurchase
         case AppleValue.consumable?: return .consumablePurchase

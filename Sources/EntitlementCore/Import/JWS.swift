@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Compact JWS strings (`header.payload.signature`, base64url) as Apple signs its data.
 ///
 /// Only decoded, never verified: the command says so once on stderr.
@@ -23,12 +21,9 @@ enum JWS {
         return payload
     }
 
-    /// base64url with optional padding: add `=` to a multiple of 4, map `-`→`+`, `_`→`/`.
+    /// base64url with optional padding.
     static func base64URLDecode(_ part: Substring) -> [UInt8]? {
-        var text = String(part.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        guard text.count % 4 != 1 else { return nil }
-        while text.count % 4 != 0 { text += "=" }
-        return Data(base64Encoded: text).map { [UInt8]($0) }
+        Base64URL.decode(part.utf8)
     }
 
     /// Apple's placeholders, cut for warnings: `"signed_transaction_info_value"`.

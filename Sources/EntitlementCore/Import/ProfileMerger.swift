@@ -127,6 +127,7 @@ enum ProfileMerger {
         if let offerCode = new.offerCode { result.offerCode = offerCode }
         if let price = new.price { result.price = price }
         if let currency = new.currency { result.currency = currency }
+        if let upgraded = new.isUpgraded { result.isUpgraded = upgraded }
         result.raw = withVendor(result.raw, format: format, value: mapped.vendor)
         return result
     }

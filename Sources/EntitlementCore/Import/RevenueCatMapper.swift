@@ -34,6 +34,7 @@ enum RevenueCatKey {
     static let anonymousPrefix = "$RCAnonymousID:"
     static let trialPeriod = "trial"
     static let introPeriod = "intro"
+    static let prepaidPeriod = "prepaid"
 }
 
 /// A RevenueCat subscriber response → an `ImportDocument` (docs/import.md, section 9.1). Pure.
@@ -46,6 +47,7 @@ enum RevenueCatMapper {
         var productID: String
         var expiresAt: Date?
         var graceUntil: Date?
+        var purchasedAt: Date?
     }
 
     static func map(_ root: JSONValue, path: String) throws(FieldError) -> ImportDocument {
@@ -69,11 +71,13 @@ enum RevenueCatMapper {
             let product = try entry.vendorID(K.productIdentifier)
             let expires = try entry.vendorISODate(K.expiresDate)
             let grace = try entry.vendorISODate(K.gracePeriodExpiresDate)
-            _ = try entry.vendorISODate(K.purchaseDate)
-            entitlements.append(Entitlement(id: id, productID: product, expiresAt: expires, graceUntil: grace))
+            let purchased = try entry.vendorISODate(K.purchaseDate)
+            entitlements.append(Entitlement(id: id, productID: product, expiresAt: expires, graceUntil: grace, purchasedAt: purchased))
         }
         var purchases = RevenueCatPurchases(entitlements: entitlements)
         try purchases.read(subscriber, into: &document)
+        for entitlement in entitlements { recordUnexplainedPeriod(of: entitlement, into: &document) }
+        readPurchasesAfterRequestDate(requestDate, into: &document)
 
         for entitlement in entitlements {
             if let product = purchases.configurationProduct(for: entitlement) { document.noteMapping(entitlement.id, product) }

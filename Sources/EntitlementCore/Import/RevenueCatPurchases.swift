@@ -55,9 +55,9 @@ struct RevenueCatPurchases {
         let grace = try r.vendorISODate(K.gracePeriodExpiresDate)
         let refunded = try r.vendorISODate(K.refundedAt)
         let ownership = try r.vendorString(K.ownershipType)
-        let storeTransactionID = try r.vendorNonEmptyString(K.storeTransactionID)
-        let price = try Self.price(r)
-        subscriptionPlans[product] = .some(try r.vendorString(K.productPlanIdentifier))
+        let storeTransactionID = try r.vendorIDText(K.storeTransactionID)
+        let price = Self.price(r, into: &document)
+        subscriptionPlans[product] = .some(r.vendorIgnorable(K.productPlanIdentifier, into: &document) { r, key throws(FieldError) in try r.vendorString(key) })
         let vendor = Self.vendor(K.subscriptions, product, r)
         if store == K.promotionalStore || product.hasPrefix(K.promoPrefix) {
             promotionalKeys.insert(product)
@@ -81,7 +81,8 @@ struct RevenueCatPurchases {
         document.transactions.append(transaction)
         guard expiresAt != nil else { return }
         var renewal = MappedRenewal(originalTransactionID: original)
-        renewal.willRenew = .set(unsubscribed == nil && billingIssue == nil && refunded == nil)
+        // A prepaid plan (Google Play) never renews by itself: RevenueCat reports will_renew false.
+        renewal.willRenew = .set(periodType != K.prepaidPeriod && unsubscribed == nil && billingIssue == nil && refunded == nil)
         renewal.unsubscribedAt = .set(unsubscribed)
         renewal.billingIssueDetectedAt = .set(billingIssue)
         renewal.gracePeriodExpiresAt = .set(grace)
@@ -92,11 +93,11 @@ struct RevenueCatPurchases {
     private mutating func nonSubscription(_ product: String, _ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
         let purchasedAt = try r.vendorRequiredISODate(K.purchaseDate)
         let rcID = try r.vendorNonEmptyString(K.id)
-        let storeTransactionID = try r.vendorNonEmptyString(K.storeTransactionID)
+        let storeTransactionID = try r.vendorIDText(K.storeTransactionID)
         let store = try r.vendorString(K.store)
         let sandbox = try r.vendorBool(K.isSandbox)
         let refunded = try r.vendorISODate(K.refundedAt)
-        let price = try Self.price(r)
+        let price = Self.price(r, into: &document)
         let vendor = Self.vendor(K.nonSubscriptions, product, r)
         if store == K.promotionalStore || product.hasPrefix(K.promoPrefix) {
             promotionalKeys.insert(product)
@@ -155,11 +156,13 @@ struct RevenueCatPurchases {
         return mapped
     }
 
-    /// `price: {amount, currency}`.
-    private static func price(_ r: FieldReader) throws(FieldError) -> (Double, String?)? {
-        guard let price = try r.vendorObject(K.price) else { return nil }
-        guard let amount = try price.vendorNumber(K.amount) else { return nil }
-        return (amount, try price.vendorString(K.currency))
+    /// `price: {amount, currency}`; the status rules never use it, so a surprise in it
+    /// is a warning, not an error (RevenueCat's own test data writes `"amount": "5.99"`).
+    private static func price(_ r: FieldReader, into document: inout ImportDocument) -> (Double, String?)? {
+        guard let price = r.vendorIgnorable(K.price, into: &document, { r, key throws(FieldError) in try r.vendorObject(key) }),
+              let amount = price.vendorIgnorable(K.amount, into: &document, { r, key throws(FieldError) in try r.vendorLenientNumber(key) })
+        else { return nil }
+        return (amount, price.vendorIgnorable(K.currency, into: &document) { r, key throws(FieldError) in try r.vendorString(key) })
     }
 
     private static func vendor(_ section: String, _ product: String, _ r: FieldReader) -> JSONValue {

@@ -3,19 +3,26 @@ import FoundationEssentials
 /// The vendors' date forms (docs/import.md section 6.1). ISO 8601 strings
 /// (RevenueCat, Adapty) go through `ISODate.parse`; these are the numeric ones.
 enum VendorDate {
-    /// Apple: milliseconds since 1970.
-    static func fromEpochMilliseconds(_ milliseconds: Int) -> Date {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds - seconds * 1000) / 1000)
+    /// Apple: milliseconds since 1970, or nil outside `ISODate.writableRange`.
+    ///
+    /// A fraction of a millisecond (Xcode's StoreKit testing signs `1697679936049.7297`)
+    /// is dropped, as Apple's own libraries read the value as a whole millisecond. The range
+    /// is checked before any integer arithmetic, so no value can overflow.
+    static func fromEpochMilliseconds(_ milliseconds: Double) -> Date? {
+        guard milliseconds.isFinite else { return nil }
+        let whole = milliseconds.rounded(.down)
+        guard whole >= ISODate.firstInstant * 1000, whole <= ISODate.lastInstant * 1000 else { return nil }
+        let exact = Int(whole)
+        let seconds = exact >= 0 ? exact / 1000 : (exact - 999) / 1000
+        return Date(timeIntervalSince1970: Double(seconds) + Double(exact - seconds * 1000) / 1000)
     }
 
-    /// Qonversion: seconds since 1970, fractions allowed.
-    static func fromEpochSeconds(_ seconds: Double) -> Date {
-        Date(timeIntervalSince1970: seconds)
+    /// Qonversion: seconds since 1970, fractions allowed; nil outside `ISODate.writableRange`.
+    static func fromEpochSeconds(_ seconds: Double) -> Date? {
+        guard seconds.isFinite else { return nil }
+        let date = Date(timeIntervalSince1970: seconds)
+        return ISODate.writableRange.contains(date) ? date : nil
     }
-
-    /// The dates the store can write and read back: years 0001 to 9999.
-    static let range = ISODate.parse("0001-01-01T00:00:00Z")!...ISODate.parse("9999-12-31T23:59:59.999Z")!
 
     /// A date as it appears inside a synthesized id: `2026-03-01T09:00:00Z` (section 6.4).
     static func idText(_ date: Date) -> String { ISODate.format(date) }

@@ -77,13 +77,14 @@ extension FieldReader {
         return date
     }
 
-    /// Apple's dates: an integer of milliseconds since 1970.
+    /// Apple's dates: milliseconds since 1970 (a fraction is accepted and dropped).
     func vendorEpochMilliseconds(_ key: String) throws(FieldError) -> Date? {
         guard let value = value(key) else { return nil }
-        guard case .number(let text) = value, let milliseconds = Int(text) else {
-            throw vendorWrongType(key, expected: "epoch milliseconds (an integer)", found: value)
+        guard case .number(let text) = value, let milliseconds = Double(text) else {
+            throw vendorWrongType(key, expected: "epoch milliseconds (a number)", found: value)
         }
-        return try inRange(VendorDate.fromEpochMilliseconds(milliseconds), key, value)
+        guard let date = VendorDate.fromEpochMilliseconds(milliseconds) else { throw outOfRange(key, value) }
+        return date
     }
 
     func vendorRequiredEpochMilliseconds(_ key: String) throws(FieldError) -> Date {
@@ -97,7 +98,8 @@ extension FieldReader {
         guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
             throw vendorWrongType(key, expected: "epoch seconds (a number)", found: value)
         }
-        return try inRange(VendorDate.fromEpochSeconds(seconds), key, value)
+        guard let date = VendorDate.fromEpochSeconds(seconds) else { throw outOfRange(key, value) }
+        return date
     }
 
     func vendorRequiredEpochSeconds(_ key: String) throws(FieldError) -> Date {
@@ -106,11 +108,8 @@ extension FieldReader {
     }
 
     /// The store writes four-digit years, so a date outside 0001–9999 could not be read back.
-    private func inRange(_ date: Date, _ key: String, _ value: JSONValue) throws(FieldError) -> Date {
-        guard VendorDate.range.contains(date) else {
-            throw FieldError(path: childPath(key), message: "the date \(ImportPath.show(value)) is outside the years 0001 to 9999")
-        }
-        return date
+    private func outOfRange(_ key: String, _ value: JSONValue) -> FieldError {
+        FieldError(path: childPath(key), message: "the date \(ImportPath.show(value)) is outside the years 0001 to 9999")
     }
 
     /// Qonversion's `active`: 0, 1, true or false; returns the flag and its text.

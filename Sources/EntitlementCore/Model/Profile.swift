@@ -38,6 +38,19 @@ public struct Profile: Equatable, Sendable {
         renewalInfo[transaction.originalTransactionID]
     }
 
+    /// Fields this version does not know, as read: compared as a value.
+    public var unknownFields: JSONObject {
+        let known = Set([CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo].map(\.rawValue))
+        return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
+    }
+
+    /// Field by field, transactions in order; unknown fields compare as a value.
+    public static func == (lhs: Profile, rhs: Profile) -> Bool {
+        lhs.profileID == rhs.profileID && lhs.customerUserID == rhs.customerUserID && lhs.createdAt == rhs.createdAt
+            && lhs.customAttributes == rhs.customAttributes && lhs.transactions == rhs.transactions
+            && lhs.renewalInfo == rhs.renewalInfo && lhs.unknownFields == rhs.unknownFields
+    }
+
     /// The transaction with this id, if any.
     public func transaction(id: String) -> Transaction? {
         transactions.first { $0.transactionID == id }
@@ -97,6 +110,4 @@ extension Profile {
         object[K.renewalInfo.rawValue] = .object(JSONObject(renewalInfo.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))
         return .object(object)
     }
-
-    public static func == (lhs: Profile, rhs: Profile) -> Bool { lhs.json == rhs.json }
 }

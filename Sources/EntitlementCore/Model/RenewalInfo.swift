@@ -50,7 +50,16 @@ public struct RenewalInfo: Equatable, Sendable {
         return .object(object)
     }
 
+    /// Fields this version does not know (and `vendor`), as read: compared as a value.
+    public var unknownFields: JSONObject {
+        let known = Set([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map(\.rawValue))
+        return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
+    }
+
+    /// Field by field; unknown fields compare as a value.
     public static func == (lhs: RenewalInfo, rhs: RenewalInfo) -> Bool {
-        lhs.json == rhs.json
+        lhs.willRenew == rhs.willRenew && lhs.unsubscribedAt == rhs.unsubscribedAt
+            && lhs.billingIssueDetectedAt == rhs.billingIssueDetectedAt && lhs.gracePeriodExpiresAt == rhs.gracePeriodExpiresAt
+            && lhs.isInBillingRetry == rhs.isInBillingRetry && lhs.unknownFields == rhs.unknownFields
     }
 }

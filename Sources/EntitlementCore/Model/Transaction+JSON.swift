@@ -34,6 +34,7 @@ extension Transaction {
         grantedBy = try reader.optionalString(K.grantedBy.rawValue)
         reason = try reader.optionalString(K.reason.rawValue)
         idempotencyKey = try reader.optionalString(K.idempotencyKey.rawValue)
+        isUpgraded = try reader.optionalBool(K.isUpgraded.rawValue)
         _ = try reader.optionalObject(K.vendor.rawValue)
         raw = reader.object
     }
@@ -74,10 +75,7 @@ extension Transaction {
         object.mergeString(K.grantedBy.rawValue, grantedBy)
         object.mergeString(K.reason.rawValue, reason)
         object.mergeString(K.idempotencyKey.rawValue, idempotencyKey)
+        object.merge(K.isUpgraded.rawValue, isUpgraded.map(JSONValue.bool))
         return .object(object)
-    }
-
-    public static func == (lhs: Transaction, rhs: Transaction) -> Bool {
-        lhs.json == rhs.json
     }
 }

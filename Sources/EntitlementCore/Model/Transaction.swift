@@ -29,6 +29,9 @@ public struct Transaction: Equatable, Sendable {
     public var grantedBy: String?
     public var reason: String?
     public var idempotencyKey: String?
+    /// The vendor said another transaction of the same subscription replaced this one
+    /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
+    public var isUpgraded: Bool?
     /// The object as read, with fields this version does not know (and `vendor` data).
     public var raw: JSONObject
 
@@ -54,6 +57,7 @@ public struct Transaction: Equatable, Sendable {
         case grantedBy = "granted_by"
         case reason
         case idempotencyKey = "idempotency_key"
+        case isUpgraded = "is_upgraded"
         case vendor
     }
 
@@ -79,6 +83,27 @@ public struct Transaction: Equatable, Sendable {
     public var effectiveStart: Date { startsAt ?? purchasedAt }
 
     public var isManualGrant: Bool { type == .manualGrant }
+
+    /// Fields this version does not know, and the `vendor` data, as read: compared as a value.
+    public var unknownFields: JSONObject {
+        JSONObject(raw.entries.filter { !Self.modelKeys.contains($0.key) }.map { ($0.key, $0.value) })
+    }
+
+    /// The keys that have a property; `vendor` has none and lives in `raw`.
+    static let modelKeys = Set(CodingKeys.allCases.filter { $0 != .vendor }.map(\.rawValue))
+
+    /// Field by field; unknown fields compare as a value, so a date spelled two ways
+    /// (`.000Z` and `Z`) is the same transaction.
+    public static func == (lhs: Transaction, rhs: Transaction) -> Bool {
+        lhs.transactionID == rhs.transactionID && lhs.originalTransactionID == rhs.originalTransactionID
+            && lhs.productID == rhs.productID && lhs.store == rhs.store && lhs.type == rhs.type
+            && lhs.purchasedAt == rhs.purchasedAt && lhs.startsAt == rhs.startsAt && lhs.expiresAt == rhs.expiresAt
+            && lhs.revokedAt == rhs.revokedAt && lhs.revocationReason == rhs.revocationReason && lhs.revokedBy == rhs.revokedBy
+            && lhs.environment == rhs.environment && lhs.ownershipType == rhs.ownershipType && lhs.offerCode == rhs.offerCode
+            && lhs.price == rhs.price && lhs.currency == rhs.currency && lhs.entitlement == rhs.entitlement
+            && lhs.grantedAt == rhs.grantedAt && lhs.grantedBy == rhs.grantedBy && lhs.reason == rhs.reason
+            && lhs.idempotencyKey == rhs.idempotencyKey && lhs.isUpgraded == rhs.isUpgraded && lhs.unknownFields == rhs.unknownFields
+    }
 
     /// True when the transaction was revoked at or before `date`.
     public func isRevoked(at date: Date) -> Bool {

@@ -54,7 +54,7 @@ public enum GrantPlanner {
     }
 
     /// The last instant a store date can spell (four-digit years).
-    static let latestEnd = ISODate.parse("9999-12-31T23:59:59Z")!
+    static var latestEnd: Date { ISODate.writableRange.upperBound }
 
     /// The manual grant of `entitlement` that ends last among those active or scheduled at `now`.
     static func latestOpenGrant(in profile: Profile, entitlement: String, now: Date) -> Transaction? {

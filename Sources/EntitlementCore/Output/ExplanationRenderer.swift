@@ -15,11 +15,14 @@ enum ExplanationRenderer {
             if consideration.isDecisive { line += "  (decides)" }
             out += line + "\n"
         }
+        for record in evaluation.ignored {
+            out += "  ignored: \(Terminal.escape(record.description))\n"
+        }
         return out
     }
 
     static func json(_ evaluation: Evaluation) -> JSONObject {
-        JSONObject([
+        var object = JSONObject([
             ("decision", .string(evaluation.decision)),
             ("transactions", .array(evaluation.considerations.map { consideration in
                 .object(JSONObject([
@@ -33,6 +36,17 @@ enum ExplanationRenderer {
                 ]))
             })),
         ])
+        // Only when something was left out, so answers about the present keep their shape.
+        if !evaluation.ignored.isEmpty {
+            object["ignored_after_evaluation_time"] = .array(evaluation.ignored.map { record in
+                .object(JSONObject([
+                    ("record", .string(record.kind.rawValue)),
+                    ("subject", .string(record.subject)),
+                    ("recorded_at", .string(ISODate.format(record.recordedAt))),
+                ]))
+            })
+        }
+        return object
     }
 
     static func verdictName(_ verdict: TransactionVerdict) -> String {
@@ -42,6 +56,7 @@ enum ExplanationRenderer {
         case .notStarted: return "not_started"
         case .revoked: return "revoked"
         case .expired: return "expired"
+        case .superseded: return "superseded"
         case .consumable: return "consumable"
         case .excludedEnvironment: return "excluded_environment"
         }

@@ -2,7 +2,10 @@ import FoundationEssentials
 
 /// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
 enum ProfileJSON {
-    static func render(_ profile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> JSONObject {
+    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> JSONObject {
+        // Everything is shown as known at `date`; the engine gets the whole profile so
+        // `--explain` can name what was left out.
+        let profile = fullProfile.asKnown(at: date).profile
         var object = JSONObject()
         object["profile_id"] = .string(profile.profileID)
         object["customer_user_id"] = .string(profile.customerUserID)
@@ -10,8 +13,8 @@ enum ProfileJSON {
         object["evaluated_at"] = .string(ISODate.format(date))
         var levels = JSONObject()
         var explanations = JSONObject()
-        for id in engine.entitlementIDs(for: profile) {
-            let evaluation = engine.evaluate(id, for: profile, at: date)
+        for id in engine.entitlementIDs(for: fullProfile) {
+            let evaluation = engine.evaluate(id, for: fullProfile, at: date)
             levels[id] = .object(evaluation.accessLevel.json)
             if explain { explanations[id] = .object(ExplanationRenderer.json(evaluation)) }
         }
@@ -33,9 +36,12 @@ enum ProfileJSON {
             latest[productID] = transaction
         }
         var object = JSONObject()
+        let supersessions = Supersession.all(in: profile)
         for (productID, transaction) in latest.sorted(by: { $0.key < $1.key }) {
             let chain = profile.transactions.filter { $0.originalTransactionID == transaction.originalTransactionID }
-            let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chain.compactMap(\.expiresAt).max() ?? .distantPast])
+            let chainEnd = chain.compactMap { Supersession.end(of: $0, supersessions[Supersession.key(of: $0)]) }.max() ?? .distantPast
+            let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chainEnd],
+                                         supersession: supersessions[Supersession.key(of: transaction)])
             let renewal = profile.renewal(for: transaction)
             let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
             var inGrace = false

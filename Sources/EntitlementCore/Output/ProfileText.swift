@@ -2,8 +2,10 @@ import FoundationEssentials
 
 /// `status` for people: the profile's ids and attributes, then the entitlements table.
 enum ProfileText {
-    static func render(_ profile: Profile, engine: StatusEngine, at date: Date, explain: Bool, style: Style,
+    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool, style: Style,
                        headers: Bool = true, width: Int? = nil) -> String {
+        // The header shows the profile as known at `date`: nothing recorded later.
+        let profile = fullProfile.asKnown(at: date).profile
         var out = "\(style.bold("Profile")) \(Terminal.escape(profile.customerUserID))\n"
         var fields: [(String, String)] = [("profile_id", profile.profileID ?? "-")]
         fields.append(("created", profile.createdAt.map { HumanDate.format($0, relativeTo: date) } ?? "-"))
@@ -24,7 +26,7 @@ enum ProfileText {
             out += "  " + label.padded(to: labelWidth) + "  " + Terminal.escape(value) + "\n"
         }
         out += "\n"
-        let evaluations = engine.entitlementIDs(for: profile).map { engine.evaluate($0, for: profile, at: date) }
+        let evaluations = engine.entitlementIDs(for: fullProfile).map { engine.evaluate($0, for: fullProfile, at: date) }
         if evaluations.isEmpty {
             out += "No entitlements are configured.\n"
         } else {

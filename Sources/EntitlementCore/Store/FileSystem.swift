@@ -14,7 +14,6 @@ struct FileSystem: Sendable {
     var fsync: @Sendable (_ fd: Int32) -> Int32
     var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
     var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
-    var setFlags: @Sendable (_ fd: Int32, _ flags: Int32) -> Int32
     var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
     var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
     var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
@@ -32,7 +31,6 @@ struct FileSystem: Sendable {
         fsync: { Glibc.fsync($0) },
         fstat: { Glibc.fstat($0, $1) },
         lstat: { Glibc.lstat($0, $1) },
-        setFlags: { Glibc.fcntl($0, F_SETFL, $1) },
         fchmod: { Glibc.fchmod($0, $1) },
         fchown: { Glibc.fchown($0, $1, $2) },
         chmod: { Glibc.chmod($0, $1) },

@@ -7,9 +7,16 @@ import FoundationEssentials
 /// microseconds) only when needed. Hand-written because Foundation's formatters
 /// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
 public enum ISODate {
-    /// 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z, the range of four-digit years.
+    /// 0001-01-01T00:00:00Z, the first instant with a four-digit year.
     static let firstInstant = -62_135_596_800.0
-    static let endOfTime = 253_402_300_800.0
+    /// 9999-12-31T23:59:59Z: the last whole second of year 9999. A `Date` this far out
+    /// holds only about 30 microseconds of precision, so a fraction of this last second
+    /// could round into year 10000 and not be written back.
+    static let lastInstant = 253_402_300_799.0
+
+    /// The dates the store can write and read back: every bound in the tool (parsing,
+    /// vendor dates, grant ends) is this one range.
+    public static let writableRange = Date(timeIntervalSince1970: firstInstant)...Date(timeIntervalSince1970: lastInstant)
 
     /// Parses `text`, or returns nil when it is not an accepted form.
     public static func parse(_ text: String) -> Date? {
@@ -62,7 +69,7 @@ public enum ISODate {
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let interval = Double(seconds) + Double(nanoseconds) / 1e9
         // Only instants the tool can write back: years 0001 to 9999 in UTC.
-        guard interval >= firstInstant, interval < endOfTime else { return nil }
+        guard interval >= firstInstant, interval <= lastInstant else { return nil }
         return Date(timeIntervalSince1970: interval)
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCore
 
 /// Every situation in Fixtures/demo-store, through `check` and `status --json`, at the demo date.
+@Suite(.tags(.cli))
 struct DemoStoreTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var user: String

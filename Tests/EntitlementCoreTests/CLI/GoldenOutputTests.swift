@@ -4,6 +4,7 @@ import Testing
 
 /// What people read: help and tables, compared with files in Golden/.
 /// Re-record on purpose with `RECORD_SNAPSHOTS=1 make test`.
+@Suite(.tags(.cli))
 struct GoldenOutputTests {
     @Test func mainHelp() {
         let result = runCLI(["--help"])

@@ -6,6 +6,7 @@ import Glibc
 #endif
 
 /// grant and revoke through the CLI, in-process, with a fixed clock.
+@Suite(.tags(.cli))
 struct GrantRevokeTests {
     let directory = TemporaryDirectory()
 

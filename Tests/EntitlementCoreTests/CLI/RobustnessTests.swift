@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCore
 
 /// Inputs a careless or hostile user gives, and what the tool must do with them.
+@Suite(.tags(.cli))
 struct RobustnessTests {
     let directory = TemporaryDirectory()
 

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCore
 
 /// The built binary on Fixtures/: stdout, stderr and the exit code, as a script sees them.
+@Suite(.tags(.endToEnd))
 struct BinaryTests {
     let at = ["--at", "2026-01-15T12:00:00Z"]
 
@@ -111,5 +112,28 @@ struct BinaryTests {
         #expect(try Binary.run(["check", "\u{1B}[31mred", "--store", store]).stdout.contains("\\u{1b}[31mred"))
         let empty = try Binary.run(["check", "", "--store", store])
         #expect(empty.exitCode == 2)
+    }
+
+    /// The real argv path: bytes that are not UTF-8 reach the binary through a shell and are refused,
+    /// never repaired into U+FFFD (which would make two such ids one customer).
+    @Test func argumentsThatAreNotUTF8AreRefusedByTheBinary() throws {
+        try #require(Binary.exists)
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        let before = try FileManager.default.contentsOfDirectory(atPath: store + "/profiles").count
+        for id in [#"\377\376"#, #"\200\201"#] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #""$0" grant "$(printf '\#(id)')" premium --lifetime --store "$1""#, Binary.path, store]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 2)
+            #expect(stderr.hasPrefix("Error: argument 2 is not valid UTF-8: '\\x"), "\(stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/profiles").count == before)
     }
 }

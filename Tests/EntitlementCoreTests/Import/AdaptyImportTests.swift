@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// Adapty fixtures: server-side profiles (they carry no date, so every import passes --at).
+    @Suite(.tags(.cli))
     struct Adapty {
         static let cases: [FixtureCase] = [
             FixtureCase("adapty/profile-active.json", user: "adapty-active@example.com", at: true, "active", verdict: "agree", transactions: 1, renewals: 1),

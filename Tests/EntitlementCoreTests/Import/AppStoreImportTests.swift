@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// App Store fixtures: decoded payloads, notifications, statuses and history with real JWS strings.
+    @Suite(.tags(.cli))
     struct AppStore {
         static let cases: [FixtureCase] = [
             FixtureCase("appstore/notification-active.json", user: appleUser(1), "active", verdict: "agree", transactions: 1, renewals: 1),

@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// Documents that must be refused: one clear error naming the file and the field; nothing written.
+    @Suite(.tags(.cli))
     struct Errors {
         struct Refusal: CustomTestStringConvertible, Sendable {
             let file: String
@@ -21,7 +22,7 @@ extension ImportTests {
             Refusal(file: "revenuecat/invalid-missing-field.json", exit: 4, message: "request_date: missing required field"),
             Refusal(file: "revenuecat/invalid-wrong-type.json", exit: 4,
                     message: "subscriber.subscriptions[\"com.example.premium.monthly\"].expires_date: expected a date (ISO 8601 string), found 1775034000000"),
-            Refusal(file: "appstore/invalid-wrong-type.json", exit: 4, message: "expiresDate: expected epoch milliseconds (an integer), found \"2026-04-01T09:00:00Z\""),
+            Refusal(file: "appstore/invalid-wrong-type.json", exit: 4, message: "expiresDate: expected epoch milliseconds (a number), found \"2026-04-01T09:00:00Z\""),
             Refusal(file: "appstore/invalid-broken-jws.json", exit: 4, message: "data.signedTransactionInfo: not a valid JWS (the payload is not base64url-encoded JSON)"),
             Refusal(file: "adapty/invalid-wrong-type.json", exit: 4, message: "paid_access_levels.premium.is_active: expected a boolean, found \"yes\""),
             Refusal(file: "adapty/invalid-missing-field.json", exit: 4, message: "subscriptions[\"com.example.premium.monthly\"].activated_at: missing required field"),
@@ -66,7 +67,13 @@ extension ImportTests {
             ("{\"data\": [], \"object\": \"list\"}", "unknown document shape"),
             ("[{\"id\": \"premium\", \"active\": 2, \"started_timestamp\": 1}]", "[0].active: expected 0, 1, true or false, found 2"),
             ("{\"profile_id\": \"p\", \"custom_attributes\": {\"tags\": [1]}}", "custom_attributes.tags: expected a string, number or boolean, found [1]"),
-            ("{\"transactionId\": \"1\", \"productId\": \"p\", \"purchaseDate\": 1.5}", "purchaseDate: expected epoch milliseconds (an integer), found 1.5"),
+            ("{\"transactionId\": \"1\", \"productId\": \"p\", \"purchaseDate\": true}", "purchaseDate: expected epoch milliseconds (a number), found true"),
+            ("{\"transactionId\": \"1\", \"productId\": \"p\", \"purchaseDate\": -9223372036854775808}",
+             "purchaseDate: the date -9223372036854775808 is outside the years 0001 to 9999"),
+            ("{\"transactionId\": \"1\", \"productId\": \"p\", \"purchaseDate\": -9223372036854774810}",
+             "purchaseDate: the date -9223372036854774810 is outside the years 0001 to 9999"),
+            ("{\"transactionId\": \"1\", \"productId\": \"p\", \"purchaseDate\": 1, \"expiresDate\": 253402300800000}",
+             "expiresDate: the date 253402300800000 is outside the years 0001 to 9999"),
             ("[{\"id\": \"p\", \"active\": 1, \"started_timestamp\": 1e300}]", "[0].started_timestamp: the date 1e300 is outside the years 0001 to 9999"),
             ("{\"transactionId\": \"1\", \"productId\": \"\", \"purchaseDate\": 1}", "productId: must not be empty"),
             ("{\"request_date\": \"2026-03-15T12:00:00Z\", \"subscriber\": {\"entitlements\": {\"\": {\"product_identifier\": \"p\"}}}}",

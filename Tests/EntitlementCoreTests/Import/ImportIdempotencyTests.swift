@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// Importing the same document twice changes nothing the second time (docs/import.md, section 11).
+    @Suite(.tags(.cli))
     struct Idempotency {
         static var everyValidFixture: [FixtureCase] {
             var seen = Set<String>()

@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// The command around the mappers: dry run, several files, stdin, progress, output.
+    @Suite(.tags(.cli))
     struct Run {
         @Test func dryRunWritesNothingAndShowsTheProfile() {
             let store = Store()

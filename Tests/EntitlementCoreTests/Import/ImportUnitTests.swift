@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// The pure parts: detection, JWS, paths, splitting, merge and reconciliation. No I/O.
+    @Suite(.tags(.unit))
     struct Units {
         @Test(arguments: [
             ("{\"transactionId\": \"1\"}", DocumentSignature.appStoreTransaction),
@@ -79,6 +80,16 @@ extension ImportTests {
             #expect(VendorDate.fromEpochMilliseconds(1773576000123) == ISODate.parse("2026-03-15T12:00:00.123Z"))
             #expect(VendorDate.fromEpochMilliseconds(-1) == ISODate.parse("1969-12-31T23:59:59.999Z"))
             #expect(VendorDate.fromEpochSeconds(1586369519) == ISODate.parse("2020-04-08T18:11:59Z"))
+            // Xcode signs fractional milliseconds; Apple's libraries read the whole millisecond.
+            #expect(VendorDate.fromEpochMilliseconds(1697679936049.7297) == ISODate.parse("2023-10-19T01:45:36.049Z"))
+            // Out of range is nil (an error naming the field), never an overflow trap.
+            for extreme in [-9_223_372_036_854_775_808.0, -9.223_372_036_854_774e18, 9.223_372_036_854_775e18, .infinity, .nan] {
+                #expect(VendorDate.fromEpochMilliseconds(extreme) == nil)
+            }
+            #expect(VendorDate.fromEpochMilliseconds(253_402_300_799_000).map(ISODate.format) == "9999-12-31T23:59:59Z")
+            #expect(VendorDate.fromEpochMilliseconds(253_402_300_799_001) == nil)
+            #expect(VendorDate.fromEpochMilliseconds(-62_135_596_800_000) == ISODate.writableRange.lowerBound)
+            #expect(VendorDate.fromEpochMilliseconds(-62_135_596_800_001) == nil)
             #expect(ISODate.parse("2020-03-26T16:24:19.497674+0000") != nil)
         }
 
@@ -126,10 +137,10 @@ extension ImportTests {
             let configuration = ProductConfiguration(entitlements: [.init(id: "premium", products: ["com.example.premium.monthly"])])
             let rows = Reconciler.reconcile(document, configuration: configuration, at: ImportTests.documentTime)
             #expect(rows.count == 1)
-            #expect(rows.first?.result == .disagree && rows.first?.ours == .expired && rows.first?.vendorState == "active")
-            // Later in time the vendor's verdict still names its own time; a month earlier, ours agrees.
+            #expect(rows.first?.result == .disagree && rows.first?.ours == .active && rows.first?.vendorState == "expired")
+            // A month earlier the purchase of 2026-03-01 was not recorded yet: ours is never.
             let earlier = Reconciler.reconcile(document, configuration: configuration, at: ISODate.parse("2026-02-15T00:00:00Z")!)
-            #expect(earlier.first?.ours == .active)
+            #expect(earlier.first?.ours == .never)
         }
     }
 }

@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// Qonversion fixtures: entitlement arrays (no date: --at) and permissions responses (with `timestamp`).
+    @Suite(.tags(.cli))
     struct Qonversion {
         static let cases: [FixtureCase] = [
             FixtureCase("qonversion/entitlements-active.json", user: nil, at: true, "active", verdict: "agree", transactions: 2, renewals: 1),

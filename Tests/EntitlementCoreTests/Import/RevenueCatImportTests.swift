@@ -4,6 +4,7 @@ import Testing
 
 extension ImportTests {
     /// RevenueCat fixtures: `GET /v1/subscribers/{id}` responses.
+    @Suite(.tags(.cli))
     struct RevenueCat {
         static let cases: [FixtureCase] = [
             FixtureCase("revenuecat/subscriber-active.json", user: "rc-active@example.com", "active", verdict: "agree", transactions: 2, renewals: 2),
@@ -21,7 +22,7 @@ extension ImportTests {
             FixtureCase("revenuecat/subscriber-sandbox.json", user: "rc-sandbox@example.com", "expired", of: "sports", verdict: "agree", transactions: 2, renewals: 2),
             FixtureCase("revenuecat/subscriber-promotional.json", user: "rc-promo@example.com", "active", verdict: "agree", transactions: 2, renewals: 0),
             FixtureCase("revenuecat/subscriber-promotional.json", user: "rc-promo@example.com", "expired", of: "sports", verdict: nil, transactions: 2, renewals: 0),
-            FixtureCase("revenuecat/subscriber-disagreement.json", user: "rc-disagree@example.com", "expired", verdict: "disagree", transactions: 1, renewals: 1),
+            FixtureCase("revenuecat/subscriber-disagreement.json", user: "rc-disagree@example.com", "active", verdict: "disagree", transactions: 1, renewals: 1),
         ]
 
         @Test(arguments: cases)

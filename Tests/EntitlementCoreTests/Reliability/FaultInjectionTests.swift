@@ -62,6 +62,7 @@ struct FaultInjectionTests {
         try store.withWriteLock { () throws(EntitlementError) in try change(store) }
         let steps = counting.steps
         #expect(steps > 10)
+        print("fault injection: \(steps) steps, each failed with \(fault)")
         for step in 1...steps {
             let faulty = FaultyFileSystem(failAt: step, fault: fault)
             var store = try scenario.freshStore("step-\(step)")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import EntitlementCore
 
@@ -23,13 +24,39 @@ struct CLIResult {
 
 /// Runs the CLI in-process with captured streams and a fixed clock.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            loginName: String? = "tester") -> CLIResult {
+            newID: @escaping @Sendable () -> String = Context.randomID, loginName: String? = "tester") -> CLIResult {
     let stdout = OutputSink(capturingAsTerminal: false)
     let stderr = OutputSink(capturingAsTerminal: false)
     let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin),
-                          now: { now }, loginName: loginName)
+                          now: { now }, newID: newID, loginName: loginName)
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// Runs the CLI in-process on raw argument bytes, as `main.swift` does.
+func runCLI(rawArguments: [[UInt8]]) -> CLIResult {
+    let stdout = OutputSink(capturingAsTerminal: false)
+    let stderr = OutputSink(capturingAsTerminal: false)
+    let context = Context(environment: [:], stdout: stdout, stderr: stderr, stdin: InputSource(text: ""), now: { demoDate }, loginName: "tester")
+    let code = CLI(context: context).run(rawArguments: rawArguments)
+    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// Ids in sequence (`00000000-0000-4000-8000-000000000001`, …), so output with new ids can be a golden file.
+/// Share one across the runs of a test: ids must stay unique within a store.
+final class SequentialIDs: Sendable {
+    private let next = Mutex(1)
+
+    func callAsFunction() -> String {
+        let number = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        let digits = String(number)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+    }
+
+    var generator: @Sendable () -> String { { self() } }
 }
 
 /// A fresh temporary directory for one test, removed when the value is released.

@@ -19,7 +19,7 @@ extension Unit {
         }
 
         @Test func overlappingPurchaseExtendsTheEnd() {
-            let purchase = F.purchase("t1", from: "2026-01-20T00:00:00Z", to: "2026-02-20T00:00:00Z")
+            let purchase = F.purchase("t1", from: "2026-01-10T00:00:00Z", to: "2026-02-20T00:00:00Z")
             let third = F.grant("g3", from: "2026-01-05T00:00:00Z", starts: "2026-02-20T00:00:00Z", to: "2026-04-01T00:00:00Z")
             #expect(F.level([Self.current, purchase, third], at: "2026-01-15T00:00:00Z").expiresAt == F.date("2026-04-01T00:00:00Z"))
         }

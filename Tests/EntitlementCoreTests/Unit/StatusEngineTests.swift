@@ -60,7 +60,8 @@ extension Unit {
         @Test func purchasedAtIsTheStartWhenStartsAtIsAbsent() {
             let purchase = F.purchase("t1", from: "2026-01-10T00:00:00Z", to: "2026-02-01T00:00:00Z")
             #expect(F.level([purchase], at: "2026-01-10T00:00:00Z").state == .active)
-            #expect(F.level([purchase], at: "2026-01-09T23:59:59.999Z").state == .scheduled)
+            // Before purchased_at the purchase was not recorded yet: never, not scheduled.
+            #expect(F.level([purchase], at: "2026-01-09T23:59:59.999Z").state == .never)
         }
 
         // MARK: Expiry

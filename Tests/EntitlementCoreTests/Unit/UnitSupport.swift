@@ -1,9 +1,11 @@
 import Foundation
+import Testing
 @testable import EntitlementCore
 
 /// The pure unit tests: no I/O, no wall clock. Every suite nests here, so
 /// `swift test --filter Unit` runs exactly them and their names never clash
 /// with the CLI and end-to-end suites.
+@Suite(.tags(.unit))
 enum Unit {}
 
 extension Unit {

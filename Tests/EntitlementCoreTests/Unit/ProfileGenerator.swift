@@ -1,0 +1,101 @@
+import Foundation
+@testable import EntitlementCore
+
+/// Seeded random profiles for the engine's property tests: subscriptions with renewals,
+/// upgrades inside a chain, one-time purchases, grants, refunds and renewal info.
+enum ProfileGenerator {
+    static let origin = ISODate.parse("2025-01-01T00:00:00Z")!.timeIntervalSince1970
+    static let products = [Unit.Fixture.monthly, Unit.Fixture.annual, Unit.Fixture.sportsMonthly, Unit.Fixture.lifetime, Unit.Fixture.coins]
+
+    static func draw(_ random: inout SplitMix64, _ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+
+    /// An instant in 2025, on whole hours so that ties happen.
+    static func instant(_ random: inout SplitMix64) -> Date {
+        Date(timeIntervalSince1970: origin + Double(draw(&random, 365 * 24)) * 3600)
+    }
+
+    static func profile(_ random: inout SplitMix64) -> Profile {
+        var profile = Unit.Fixture.profile([])
+        for chain in 0..<(1 + draw(&random, 3)) {
+            var start = instant(&random)
+            let original = "s\(chain)"
+            let product = products[draw(&random, products.count)]
+            for period in 0..<(1 + draw(&random, 4)) {
+                let length = Double([7, 30, 365][draw(&random, 3)]) * 86_400
+                var transaction = Transaction(transactionID: "\(original)-\(period)", originalTransactionID: original, productID: product,
+                                              store: .appStore, type: period == 0 ? .subscriptionStarted : .subscriptionRenewed,
+                                              purchasedAt: start, expiresAt: product == Unit.Fixture.lifetime ? nil : start.addingTimeInterval(length))
+                if draw(&random, 6) == 0 { transaction.revokedAt = start.addingTimeInterval(Double(draw(&random, 40)) * 86_400) }
+                if draw(&random, 5) == 0 { transaction.purchasedAt = start.addingTimeInterval(-86_400); transaction.startsAt = start }
+                profile.transactions.append(transaction)
+                // A renewal starts where the period ends; sometimes an upgrade interrupts it.
+                start = draw(&random, 4) == 0 ? start.addingTimeInterval(length / 3) : start.addingTimeInterval(length)
+            }
+            if draw(&random, 2) == 0 {
+                var renewal = RenewalInfo(willRenew: [true, false, nil][draw(&random, 3)])
+                if draw(&random, 3) == 0 { renewal.unsubscribedAt = instant(&random); renewal.willRenew = false }
+                if draw(&random, 3) == 0 {
+                    let detected = instant(&random)
+                    renewal.billingIssueDetectedAt = detected
+                    renewal.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
+                    renewal.isInBillingRetry = true
+                }
+                profile.renewalInfo[original] = renewal
+            }
+        }
+        for grant in 0..<draw(&random, 3) {
+            let granted = instant(&random)
+            var transaction = Transaction(transactionID: "manual-\(grant)", productID: nil, store: .manual, type: .manualGrant, purchasedAt: granted,
+                                          startsAt: draw(&random, 2) == 0 ? granted.addingTimeInterval(10 * 86_400) : nil,
+                                          expiresAt: draw(&random, 5) == 0 ? nil : granted.addingTimeInterval(40 * 86_400))
+            transaction.entitlement = ["premium", "sports"][draw(&random, 2)]
+            transaction.grantedAt = granted
+            profile.transactions.append(transaction)
+        }
+        return profile
+    }
+
+    /// `profile` plus records all made after `date`: new purchases and grants (also in
+    /// existing subscriptions), refunds of unrevoked transactions, and renewal facts dated
+    /// after `date` on subscriptions whose earlier state they continue.
+    static func addingRecords(after date: Date, to profile: Profile, _ random: inout SplitMix64) -> Profile {
+        var extended = profile
+        func later() -> Date { date.addingTimeInterval(Double(1 + draw(&random, 90 * 24)) * 3600) }
+        for index in extended.transactions.indices where extended.transactions[index].revokedAt == nil && draw(&random, 4) == 0 {
+            extended.transactions[index].revokedAt = later()
+            extended.transactions[index].revocationReason = "refunded"
+        }
+        for extra in 0..<(1 + draw(&random, 3)) {
+            let purchased = later()
+            let purchases = extended.transactions.filter { !$0.isManualGrant }
+            let chain = purchases.isEmpty ? nil : purchases[draw(&random, purchases.count)].originalTransactionID
+            if draw(&random, 3) == 0 {
+                var grant = Transaction(transactionID: "late-manual-\(extra)", productID: nil, store: .manual, type: .manualGrant,
+                                        purchasedAt: purchased, expiresAt: purchased.addingTimeInterval(30 * 86_400))
+                grant.entitlement = ["premium", "sports"][draw(&random, 2)]
+                grant.grantedAt = purchased
+                extended.transactions.append(grant)
+            } else {
+                extended.transactions.append(Transaction(
+                    transactionID: "late-\(extra)", originalTransactionID: draw(&random, 2) == 0 ? chain : nil,
+                    productID: products[draw(&random, products.count)], store: .appStore, type: .subscriptionRenewed,
+                    purchasedAt: purchased, expiresAt: purchased.addingTimeInterval(30 * 86_400)))
+            }
+        }
+        for (original, renewal) in extended.renewalInfo {
+            var changed = renewal
+            if renewal.willRenew == true, renewal.unsubscribedAt == nil, draw(&random, 2) == 0 {
+                changed.unsubscribedAt = later()
+                changed.willRenew = false
+            }
+            if renewal.billingIssueDetectedAt == nil, renewal.gracePeriodExpiresAt == nil, renewal.isInBillingRetry != true, draw(&random, 2) == 0 {
+                let detected = later()
+                changed.billingIssueDetectedAt = detected
+                changed.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
+                changed.isInBillingRetry = true
+            }
+            extended.renewalInfo[original] = changed
+        }
+        return extended
+    }
+}
