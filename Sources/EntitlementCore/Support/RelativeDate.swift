@@ -31,7 +31,6 @@ enum RelativeDate {
         default: return nil
         }
         // Only instants the tool can write back (years 0001 to 9999), as for ISO 8601 dates.
-        let seconds = date.timeIntervalSince1970
-        return seconds >= ISODate.firstInstant && seconds < ISODate.endOfTime ? date : nil
+        return ISODate.writableRange.contains(date) ? date : nil
     }
 }
