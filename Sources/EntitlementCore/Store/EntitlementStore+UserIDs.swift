@@ -20,17 +20,23 @@ extension EntitlementStore {
         guard let directory = opendir(profilesPath) else { return [] }
         defer { closedir(directory) }
         var found: [String] = []
+        // d_name is read in place: copying the 256-byte array per entry would cost more than the compare.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while found.count < limit, let entry = readdir(directory) {
-            let id: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                guard length > 5, length >= wanted.count, bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "~") else { return nil }
-                for index in 0..<wanted.count where bytes[index] != wanted[index] { return nil }
-                let name = UnsafeBufferPointer(rebasing: bytes[0..<length])
-                guard name.suffix(5).elementsEqual(".json".utf8) else { return nil }
-                return ProfileFileName.userID(fromName: UnsafeBufferPointer(rebasing: name.dropLast(5)))
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+            guard name[0] != UInt8(ascii: "."), name[0] != UInt8(ascii: "~") else { continue }
+            var matches = true
+            for index in 0..<wanted.count where name[index] != wanted[index] {
+                matches = false  // also stops at the terminating zero of a shorter name
+                break
             }
-            if let id { found.append(id) }
+            guard matches else { continue }
+            let length = strlen(name)
+            guard length > 5 else { continue }
+            let bytes = UnsafeBufferPointer(start: name, count: length)
+            guard bytes.suffix(5).elementsEqual(".json".utf8),
+                  let id = ProfileFileName.userID(fromName: UnsafeBufferPointer(rebasing: bytes.dropLast(5))) else { continue }
+            found.append(id)
         }
         return found
     }

@@ -46,6 +46,7 @@ extension Unit {
             let samples: [String: [String]] = [
                 "check": ["check", "a"], "status": ["status", "a"], "history": ["history", "a"], "grant": ["grant", "a", "premium", "--lifetime"],
                 "revoke": ["revoke", "a", "premium"], "import": ["import", "f.json"], "init": ["init"], "path": ["path", "a"],
+                "completions": ["completions", "zsh"], "man": ["man"], "__complete": ["__complete", "users", "a"],
             ]
             for (spec, _) in Command.table {
                 let command = try Command.parse(try #require(samples[spec.name], "\(spec.name) has a sample"))
