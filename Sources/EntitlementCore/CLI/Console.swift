@@ -70,19 +70,43 @@ public final class InputStream: @unchecked Sendable {
         isTerminal = isatty(fileDescriptor) == 1
     }
 
-    public init(text: String) {
+    /// Given text, for tests; `isTerminal` makes it stand in for a person at a terminal.
+    public init(text: String, isTerminal: Bool = false) {
         fd = nil
         pending = Array(text.utf8)
-        isTerminal = false
+        self.isTerminal = isTerminal
+    }
+
+    /// One line without its line end, or nil at end of input; the rest stays for later reads.
+    public func readLine() -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                var line = pending[..<newline]
+                if line.last == 0x0D { line = line.dropLast() }
+                defer { pending.removeSubrange(...newline) }
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard let chunk = readFromSource() else {
+                guard !pending.isEmpty else { return nil }
+                defer { pending = [] }
+                return String(decoding: pending, as: UTF8.self)
+            }
+            pending.append(contentsOf: chunk)
+        }
     }
 
     /// The next chunk of bytes, or nil at end of input.
     public func readChunk() -> [UInt8]? {
-        guard let fd else {
-            guard !pending.isEmpty else { return nil }
+        if !pending.isEmpty {
             defer { pending = [] }
             return pending
         }
+        return readFromSource()
+    }
+
+    /// New bytes from the descriptor; given text is all in `pending` from the start.
+    private func readFromSource() -> [UInt8]? {
+        guard let fd else { return nil }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }

@@ -15,10 +15,12 @@ public struct Context: Sendable {
     public var loginName: @Sendable () -> String?
     /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
     public var arena: ExitArena
+    /// New ids (transactions, profiles); tests pass a deterministic generator.
+    public var newID: @Sendable () -> String
 
     public init(environment: [String: String], stdout: OutputStream, stderr: OutputStream, stdin: InputStream,
                 now: @escaping @Sendable () -> Date, loginName: @autoclosure @escaping @Sendable () -> String?,
-                arena: ExitArena = ExitArena()) {
+                arena: ExitArena = ExitArena(), newID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
@@ -26,6 +28,18 @@ public struct Context: Sendable {
         self.now = now
         self.loginName = loginName
         self.arena = arena
+        self.newID = newID
+    }
+
+    /// A person can answer a question: standard input and standard error are terminals.
+    public var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }
+
+    /// Asks `question` on stderr and reads the answer from stdin: true only for y or yes.
+    func confirm(_ question: String) -> Bool {
+        stderr.write(question + " [y/N] ")
+        stderr.flush()
+        let answer = stdin.readLine()?.trimmingWhitespace.lowercased() ?? ""
+        return answer == "y" || answer == "yes"
     }
 
     /// Colour only on a terminal, and never with NO_COLOR or TERM=dumb.
