@@ -64,7 +64,7 @@ public struct StatusEngine: Sendable {
     func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date]) -> TransactionVerdict {
         if transaction.type == .consumablePurchase { return .consumable }
         guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
-        if let revokedAt = transaction.revokedAt, revokedAt <= date { return .revoked(at: revokedAt) }
+        if let revokedAt = transaction.revocationInEffect(at: date) { return .revoked(at: revokedAt) }
         if transaction.effectiveStart > date { return .notStarted(startsAt: transaction.effectiveStart) }
         guard let expiresAt = transaction.expiresAt else { return .givesAccess(until: nil) }
         if expiresAt > date { return .givesAccess(until: expiresAt) }

@@ -35,6 +35,7 @@ extension Transaction {
         reason = try reader.optionalString(K.reason.rawValue)
         idempotencyKey = try reader.optionalString(K.idempotencyKey.rawValue)
         _ = try reader.optionalObject(K.vendor.rawValue)
+        try Self.checkRestoredRevocations(reader)
         raw = reader.object
     }
 
