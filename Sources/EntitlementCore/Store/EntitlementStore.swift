@@ -117,7 +117,10 @@ public struct EntitlementStore: Sendable {
     /// Runs a read-modify-write under the store's writer lock.
     public func withWriteLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
         try requireExists()
-        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock(body)
+        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock { () throws(EntitlementError) -> T in
+            try ProfileWriteBatch.recover(self)  // a batch a crash interrupted is finished first
+            return try body()
+        }
     }
 
     // MARK: Decoding

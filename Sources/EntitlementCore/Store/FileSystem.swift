@@ -96,6 +96,38 @@ enum FileSystem {
         if durable { try syncDirectory(directory) }
     }
 
+    /// Writes a new file (it must not exist), fsynced when `sync`; the caller renames it into place.
+    static func writeFile(_ bytes: [UInt8], to path: String, sync: Bool) throws(EntitlementError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .io(path: path, message: "cannot create: \(errorMessage())") }
+        var written = 0
+        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
+            while written < buffer.count {
+                let result = write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return "cannot write: \(errorMessage())"
+                }
+                written += result
+            }
+            if sync, fsync(fd) != 0 { return "cannot fsync: \(errorMessage())" }
+            return nil
+        }
+        close(fd)
+        if let failure {
+            unlink(path)
+            throw .io(path: path, message: failure)
+        }
+    }
+
+    /// fsync of one existing file.
+    static func syncFile(_ path: String) throws(EntitlementError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, message: "cannot open: \(errorMessage())") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot fsync: \(errorMessage())") }
+    }
+
     /// fsync of a directory, so a rename or a new entry in it survives a crash.
     static func syncDirectory(_ path: String) throws(EntitlementError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
