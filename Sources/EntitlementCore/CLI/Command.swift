@@ -8,7 +8,7 @@ public enum Command: Sendable {
     /// Every command, in the order help lists them.
     public static let all: [any RunnableCommand.Type] = [
         CheckCommand.self, StatusCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, ImportCommand.self,
-        FindCommand.self, SummaryCommand.self, InitCommand.self, PathCommand.self,
+        FindCommand.self, SummaryCommand.self, VerifyCommand.self, InitCommand.self, PathCommand.self,
     ]
 
     public static var specs: [CommandSpec] { all.map { $0.spec } + [helpSpec] }
