@@ -99,7 +99,9 @@ public struct GrantCommand: RunnableCommand, Equatable {
             outcome = try store.withWriteLock { () throws(EntitlementError) -> GrantOutcome in
                 let result = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now,
                                                     newTransactionID: transactionID, newProfileID: profileID)
-                if result.changed { try store.saveProfile(result.profile) }
+                if result.changed {
+                    for warning in try store.saveProfile(result.profile) { context.stderr.write("warning: \(warning)\n") }
+                }
                 return result
             }
         }

@@ -141,10 +141,10 @@ struct ImportSession {
         resultingConfiguration = configuration
         resultingProfiles = touched.compactMap { user in (profiles[user] ?? nil).map { ($0, lastTime[user] ?? now) } }
         guard !command.dryRun else { return }
-        if configuration != storedConfiguration { try store.saveConfiguration(configuration) }
-        for user in touched where changed.contains(user) {
-            if let profile = profiles[user] ?? nil { try store.saveProfile(profile) }
-        }
+        // One commit: the configuration and every changed profile are written together or not at all.
+        let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
+        let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
+        for warning in warnings { warn(warning) }
     }
 
     /// A FILE's bytes; a file that cannot be opened is a usage error (exit 2): the command was aimed wrong.
@@ -152,7 +152,7 @@ struct ImportSession {
         let hint = "Check the path; '-' reads standard input."
         let bytes: [UInt8]?
         do {
-            bytes = try FileSystem.read(path)
+            bytes = try FileSystem.system.readFile(path, policy: .userFile)
         } catch {
             guard case .io(_, let message) = error else { throw error }
             throw .usage("\(Terminal.escape(path)): \(message).", hint: hint)

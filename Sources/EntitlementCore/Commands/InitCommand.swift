@@ -30,15 +30,10 @@ public struct InitCommand: RunnableCommand, Equatable {
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
-        if FileSystem.exists(store.configPath) { throw .storeExists(path: store.root) }
-        if FileSystem.exists(store.root), !FileSystem.isDirectory(store.root) {
-            throw .io(path: store.root, message: "exists and is not a directory")
-        }
-        try FileSystem.makeDirectory(store.root)
-        try FileSystem.makeDirectory("\(store.root)/\(EntitlementStore.profilesDirectory)")
+        try store.createDirectories()
         let configuration = ProductConfiguration(entitlements: entitlements.map { ProductConfiguration.Entitlement(id: $0) })
         try store.withWriteLockCreatingStore { () throws(EntitlementError) in
-            if FileSystem.exists(store.configPath) { throw .storeExists(path: store.root) }
+            if store.fileSystem.exists(store.configPath) { throw .storeExists(path: store.root) }
             try store.saveConfiguration(configuration)
         }
         if json {
@@ -56,6 +51,9 @@ public struct InitCommand: RunnableCommand, Equatable {
 extension EntitlementStore {
     /// The writer lock for `init`, before `config.json` exists.
     func withWriteLockCreatingStore(_ body: () throws(EntitlementError) -> Void) throws(EntitlementError) {
-        try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock(body)
+        try lock.withLock { () throws(EntitlementError) in
+            try recover()
+            try body()
+        }
     }
 }

@@ -57,7 +57,9 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
             try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
             let (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
-            if !revoked.isEmpty, !options.dryRun { try store.saveProfile(changed) }
+            if !revoked.isEmpty, !options.dryRun {
+                for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
+            }
             return (changed, revoked)
         }
         let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)

@@ -2,10 +2,10 @@ import FoundationEssentials
 
 /// `grant --stdin`: one grant per customer id, all under one lock.
 ///
-/// Without `allOrNothing`, grants are written in batches (`batchSize` profiles made durable
-/// by one sync), and a failing id does not stop the others. With it, every change is staged
-/// first and committed as one `ProfileWriteBatch`, and nothing is written unless every line
-/// is valid and every grant succeeds.
+/// Without `allOrNothing`, grants are committed in batches of `batchSize` profiles (each
+/// batch all or nothing through the store's journal, made durable by one file-system sync),
+/// and a failing id does not stop the others. With it, every change goes into one commit,
+/// made only if every line is valid and every grant succeeds; otherwise nothing is written.
 struct BulkGrant {
     /// One line's result.
     struct Result: Sendable {
@@ -40,20 +40,22 @@ struct BulkGrant {
             for line in bad { totals.failed += 1; emit(Result(line: line, error: lineError(line))) }
             return totals
         }
-        if dryRun { return try apply(lines, batch: nil, totals: &totals, progress: progress, emit: emit) }
+        if dryRun { return try apply(lines, totals: &totals, progress: progress, emit: emit) }
         return try store.withWriteLock { () throws(EntitlementError) -> Totals in
-            let batch = ProfileWriteBatch(store: store)
-            defer { batch.discard() }
-            let result = try apply(lines, batch: batch, totals: &totals, progress: progress, emit: emit)
-            return result
+            try apply(lines, totals: &totals, progress: progress, emit: emit)
         }
     }
 
-    private func apply(_ lines: [BulkGrantLine], batch: ProfileWriteBatch?, totals: inout Totals, progress: (Int) -> Void,
+    private func apply(_ lines: [BulkGrantLine], totals: inout Totals, progress: (Int) -> Void,
                        emit: (Result) -> Void) throws(EntitlementError) -> Totals {
         var pending: [Result] = []
+        var changes: [EntitlementStore.FileChange] = []
         func flush() throws(EntitlementError) {
-            if let batch, !batch.isEmpty { try batch.commit(); totals.written = true }
+            if !changes.isEmpty {
+                try store.commit(changes, syncOnce: true)
+                totals.written = true
+                changes.removeAll(keepingCapacity: true)
+            }
             pending.forEach(emit)
             pending.removeAll(keepingCapacity: true)
         }
@@ -70,7 +72,7 @@ struct BulkGrant {
                     request.userID = userID
                     let outcome = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now,
                                                          newTransactionID: "manual-" + newID(), newProfileID: newID())
-                    if outcome.changed { try batch?.stage(outcome.profile) }
+                    if outcome.changed, !dryRun { changes += try store.changes(saving: outcome.profile) }
                     result.outcome = outcome
                     result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel
                     if outcome.changed { totals.granted += 1 } else { totals.unchanged += 1 }
@@ -86,7 +88,6 @@ struct BulkGrant {
         progress(lines.count)
         if allOrNothing, totals.failed > 0 {
             // Nothing is written: report only what failed, so the input can be fixed.
-            batch?.discard()
             pending.filter { $0.error != nil }.forEach(emit)
             return totals
         }
@@ -96,5 +97,20 @@ struct BulkGrant {
 
     func lineError(_ line: BulkGrantLine) -> EntitlementError {
         .usage("line \(line.number): \(line.problem ?? "invalid line").", command: "grant")
+    }
+}
+
+extension EntitlementStore {
+    /// The file changes that save `profile`: its file, and its profile-id index entry when that changes.
+    func changes(saving profile: Profile) throws(EntitlementError) -> [FileChange] {
+        var changes = [try profileChange(profile)]
+        if let profileID = profile.profileID, !profileID.isEmpty {
+            let indexPath = profileIDIndexPath(for: profileID)
+            let userID = Array(profile.customerUserID.utf8)
+            if (try? fileSystem.readFile(indexPath)) ?? nil != userID {
+                changes.append(FileChange(path: "\(Self.profileIDIndexDirectory)/\(PathName.base(of: indexPath))", bytes: userID))
+            }
+        }
+        return changes
     }
 }

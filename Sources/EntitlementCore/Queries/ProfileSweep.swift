@@ -19,12 +19,13 @@ struct ProfileSweep<Part: Sendable> {
         var done = 0
         let prefilter = self.prefilter
         let makePart = self.makePart, visit = self.visit, fail = self.fail
+        let fileSystem = scan.store.fileSystem
         try scan.forEachBatch { (paths) throws(EntitlementError) in
             let parts = Parallel.mapParts(paths, threshold: 32) { slice in
                 var part = makePart()
                 for path in slice {
                     do throws(EntitlementError) {
-                        guard let bytes = try FileSystem.read(path) else { continue }  // removed since the listing
+                        guard let bytes = try fileSystem.readFile(path) else { continue }  // removed since the listing
                         if let prefilter, !prefilter.mayMatch(bytes) { continue }
                         visit(&part, try EntitlementStore.decodeProfile(bytes, path: path))
                     } catch {

@@ -10,6 +10,8 @@ public struct EntitlementStore: Sendable {
     public var lockTimeout: Double
     /// Writes fsync file and directory. Off only for generating benchmark stores.
     public var durable = true
+    /// The system calls the store makes; tests inject failures here.
+    var fileSystem: FileSystem = .system
 
     public static let configFileName = "config.json"
     public static let profilesDirectory = "profiles"
@@ -36,13 +38,13 @@ public struct EntitlementStore: Sendable {
 
     /// Throws `storeMissing` unless `root` holds a store.
     public func requireExists() throws(EntitlementError) {
-        guard FileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
     }
 
     // MARK: Configuration
 
     public func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
-        guard let bytes = try FileSystem.read(configPath) else { throw .storeMissing(path: root) }
+        guard let bytes = try fileSystem.readFile(configPath) else { throw .storeMissing(path: root) }
         let document = try Self.parse(bytes, path: configPath)
         do {
             return try ProductConfiguration(json: document)
@@ -51,17 +53,12 @@ public struct EntitlementStore: Sendable {
         }
     }
 
-    public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
-        // Unsorted: the order of entitlements in config.json is the order status shows.
-        try FileSystem.writeAtomically(JSONWriter(sortKeys: false).bytes(configuration.json), to: configPath, durable: durable)
-    }
-
     // MARK: Profiles
 
     /// The profile of `userID`, or nil when the store has none.
     public func loadProfile(userID: String) throws(EntitlementError) -> Profile? {
         let path = profilePath(for: userID)
-        guard let bytes = try FileSystem.read(path) else {
+        guard let bytes = try fileSystem.readFile(path) else {
             try requireExists()
             return nil
         }
@@ -76,19 +73,19 @@ public struct EntitlementStore: Sendable {
     /// The profile whose `profile_id` is `profileID`: through the index, else by a scan.
     public func loadProfile(profileID: String) throws(EntitlementError) -> Profile? {
         try requireExists()
-        if let bytes = try FileSystem.read(profileIDIndexPath(for: profileID)),
+        if let bytes = try fileSystem.readFile(profileIDIndexPath(for: profileID)),
            let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty,
            let profile = try loadProfile(userID: userID), profile.profileID == profileID {
             return profile
         }
-        guard FileSystem.isDirectory(profilesPath) else { return nil }
+        guard fileSystem.isDirectory(profilesPath) else { return nil }
         // A scan must not stop at someone else's broken file; it is reported only
         // if the profile is not found, since it might have been the one.
         var firstFailure: EntitlementError?
-        for name in try FileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in try fileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = "\(profilesPath)/\(name)"
             do {
-                guard let bytes = try FileSystem.read(path) else { continue }
+                guard let bytes = try fileSystem.readFile(path) else { continue }
                 let profile = try Self.decodeProfile(bytes, path: path)
                 if profile.profileID == profileID { return profile }
             } catch {
@@ -97,30 +94,6 @@ public struct EntitlementStore: Sendable {
         }
         if let firstFailure { throw firstFailure }
         return nil
-    }
-
-    /// Writes `profile` atomically and durably, and its profile-id index entry.
-    /// Call only while holding the lock (`withWriteLock`).
-    public func saveProfile(_ profile: Profile) throws(EntitlementError) {
-        try FileSystem.makeDirectory(profilesPath)
-        try FileSystem.writeAtomically(JSONWriter().bytes(profile.json), to: profilePath(for: profile.customerUserID), durable: durable)
-        if let profileID = profile.profileID, !profileID.isEmpty {
-            let indexPath = profileIDIndexPath(for: profileID)
-            let userID = Array(profile.customerUserID.utf8)
-            if try FileSystem.read(indexPath) != userID {
-                try FileSystem.makeDirectory("\(root)/\(Self.profileIDIndexDirectory)")
-                try FileSystem.writeAtomically(userID, to: indexPath, durable: durable)
-            }
-        }
-    }
-
-    /// Runs a read-modify-write under the store's writer lock.
-    public func withWriteLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
-        try requireExists()
-        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock { () throws(EntitlementError) -> T in
-            try ProfileWriteBatch.recover(self)  // a batch a crash interrupted is finished first
-            return try body()
-        }
     }
 
     // MARK: Decoding

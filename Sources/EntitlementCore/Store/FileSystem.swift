@@ -1,144 +1,74 @@
-import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// Thin, allocation-light wrappers over the POSIX calls the store needs.
+/// The store's seam to the operating system: one closure per system call it makes.
 ///
-/// The store uses these instead of FileManager so that reads cost one open and
-/// one read, and so that writes can be made durable (fsync of file and directory).
-enum FileSystem {
-    static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+/// `FileSystem.system` calls the kernel. Tests build a `FileSystem` whose closures
+/// fail (set `errno`, return -1) or return short counts at any chosen step, to prove
+/// that no write loses or half-applies anything. Closures return what the C call
+/// returns; `syscall(_:_:)` retries EINTR and reads `errno`.
+struct FileSystem: Sendable {
+    var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+    var close: @Sendable (_ fd: Int32) -> Int32
+    var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    var fsync: @Sendable (_ fd: Int32) -> Int32
+    var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
+    var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
+    var setFlags: @Sendable (_ fd: Int32, _ flags: Int32) -> Int32
+    var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
+    var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
+    var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    var unlink: @Sendable (_ path: String) -> Int32
+    var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
 
-    /// The file's bytes, or nil when it does not exist.
-    static func read(_ path: String) throws(EntitlementError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw .io(path: path, message: "cannot open: \(errorMessage())")
-        }
-        defer { close(fd) }
+    /// The real kernel.
+    static let system = FileSystem(
+        open: { Glibc.open($0, $1, $2) },
+        close: { Glibc.close($0) },
+        read: { Glibc.read($0, $1, $2) },
+        write: { Glibc.write($0, $1, $2) },
+        fsync: { Glibc.fsync($0) },
+        fstat: { Glibc.fstat($0, $1) },
+        lstat: { Glibc.lstat($0, $1) },
+        setFlags: { Glibc.fcntl($0, F_SETFL, $1) },
+        fchmod: { Glibc.fchmod($0, $1) },
+        fchown: { Glibc.fchown($0, $1, $2) },
+        chmod: { Glibc.chmod($0, $1) },
+        rename: { Glibc.rename($0, $1) },
+        unlink: { Glibc.unlink($0) },
+        mkdir: { Glibc.mkdir($0, $1) },
+        flock: { lockFile($0, $1) })
+
+    /// `lstat` of `path`: nil when nothing is there (a symbolic link is described, not followed).
+    func status(_ path: String) throws(EntitlementError) -> stat? {
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .io(path: path, message: "cannot stat: \(errorMessage())") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .io(path: path, message: "not a regular file") }
-        var capacity = max(Int(status.st_size), 0) + 1
-        var bytes = [UInt8](repeating: 0, count: capacity)
-        var count = 0
-        while true {
-            if count == capacity {
-                capacity *= 2
-                bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
-            }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress! + count, capacity - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, message: "cannot read: \(errorMessage())")
-            }
-            if got == 0 { break }
-            count += got
+        do {
+            try syscall("lstat") { lstat(path, &status) }
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return nil }
+            throw .io(path: path, message: "cannot stat: \(error.message)")
         }
-        bytes.removeSubrange(count...)
-        return bytes
+        return status
     }
 
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    func exists(_ path: String) -> Bool { (try? status(path)).flatMap { $0 } != nil }
 
-    static func isDirectory(_ path: String) -> Bool {
+    /// True for a directory, following a symbolic link (used for the store root only).
+    func isDirectory(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
-
-    /// Creates a directory (and its parents); fine if it exists.
-    static func makeDirectory(_ path: String) throws(EntitlementError) {
-        if isDirectory(path) { return }
-        let parent = PathName.directory(of: path)
-        if parent != path, parent != ".", parent != "/", !isDirectory(parent) { try makeDirectory(parent) }
-        guard mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) else {
-            throw .io(path: path, message: "cannot create directory: \(errorMessage())")
-        }
-    }
-
-    /// Replaces `path` atomically: write a temporary file beside it, fsync it,
-    /// rename it over `path`, fsync the directory. Readers see old or new, never a mix.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EntitlementError) {
-        let directory = PathName.directory(of: path)
-        let base = PathName.base(of: path)
-        let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(path: temporary, message: "cannot create: \(errorMessage())") }
-        var written = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
-            while written < buffer.count {
-                let result = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return "cannot write: \(errorMessage())"
-                }
-                written += result
-            }
-            if durable, fsync(fd) != 0 { return "cannot fsync: \(errorMessage())" }
-            return nil
-        }
-        close(fd)
-        if let failure {
-            unlink(temporary)
-            throw .io(path: temporary, message: failure)
-        }
-        guard rename(temporary, path) == 0 else {
-            let message = errorMessage()
-            unlink(temporary)
-            throw .io(path: path, message: "cannot rename into place: \(message)")
-        }
-        if durable { try syncDirectory(directory) }
-    }
-
-    /// Writes a new file (it must not exist), fsynced when `sync`; the caller renames it into place.
-    static func writeFile(_ bytes: [UInt8], to path: String, sync: Bool) throws(EntitlementError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot create: \(errorMessage())") }
-        var written = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
-            while written < buffer.count {
-                let result = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return "cannot write: \(errorMessage())"
-                }
-                written += result
-            }
-            if sync, fsync(fd) != 0 { return "cannot fsync: \(errorMessage())" }
-            return nil
-        }
-        close(fd)
-        if let failure {
-            unlink(path)
-            throw .io(path: path, message: failure)
-        }
-    }
-
-    /// fsync of one existing file.
-    static func syncFile(_ path: String) throws(EntitlementError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot open: \(errorMessage())") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot fsync: \(errorMessage())") }
-    }
-
-    /// fsync of a directory, so a rename or a new entry in it survives a crash.
-    static func syncDirectory(_ path: String) throws(EntitlementError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot open directory: \(errorMessage())") }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw .io(path: path, message: "cannot fsync directory: \(errorMessage())") }
+        return statFollowingLinks(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Names in a directory, without `.` and `..`.
-    static func list(_ path: String) throws(EntitlementError) -> [String] {
-        guard let directory = opendir(path) else { throw .io(path: path, message: "cannot list: \(errorMessage())") }
+    func list(_ path: String) throws(EntitlementError) -> [String] {
+        let directory: OpaquePointer
+        do {
+            directory = try syscallPointer("opendir") { opendir(path) }
+        } catch {
+            throw .io(path: path, message: "cannot list: \(error.message)")
+        }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -149,4 +79,12 @@ enum FileSystem {
         }
         return names
     }
+
+    func closeQuietly(_ fd: Int32) { _ = try? syscall("close") { close(fd) } }
 }
+
+/// `flock(2)`; a free function because inside `FileSystem` the name means the closure.
+private func lockFile(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+
+/// `stat(2)`, which follows links; a free function because `stat` also names the struct.
+private func statFollowingLinks(_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32 { stat(path, status) }

@@ -25,7 +25,7 @@ struct ProfileScan {
     func forEachBatch(leftover: (String) -> Void = { _ in },
                       _ body: ([String]) throws(EntitlementError) -> Void) throws(EntitlementError) {
         try store.requireExists()
-        guard FileSystem.isDirectory(store.profilesPath) else { return }
+        guard store.fileSystem.isDirectory(store.profilesPath) else { return }
         var batch: [String] = []
         batch.reserveCapacity(batchSize)
         try walk(store.profilesPath, batch: &batch, leftover: leftover, body)
@@ -41,9 +41,9 @@ struct ProfileScan {
 
     private func walk(_ directory: String, batch: inout [String], leftover: (String) -> Void,
                       _ body: ([String]) throws(EntitlementError) -> Void) throws(EntitlementError) {
-        guard let handle = opendir(directory) else { throw .io(path: directory, message: "cannot list: \(FileSystem.errorMessage())") }
+        guard let handle = opendir(directory) else { throw .io(path: directory, message: "cannot list: \(String(cString: strerror(errno)))") }
         var subdirectories: [String] = []
-        do {
+        do throws(EntitlementError) {
             while let entry = readdir(handle) {
                 let type = entry.pointee.d_type
                 let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
@@ -51,7 +51,7 @@ struct ProfileScan {
                 }
                 if name == "." || name == ".." { continue }
                 let path = "\(directory)/\(name)"
-                let isDirectory = type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && FileSystem.isDirectory(path))
+                let isDirectory = type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && store.fileSystem.isDirectory(path))
                 if isDirectory {
                     if !name.hasPrefix(".") { subdirectories.append(path) }
                 } else if Self.isLeftover(name) {

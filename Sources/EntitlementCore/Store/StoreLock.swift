@@ -1,36 +1,52 @@
-import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The store-wide writer lock: an exclusive `flock` on `STORE/.lock`.
 ///
 /// Every read-modify-write of the store runs under it, so concurrent writers are
 /// serialized. The kernel drops the lock when the process dies, so a killed
-/// writer never leaves the store locked.
+/// writer never leaves the store locked. The lock file is never followed through a
+/// symbolic link and must be a regular file (a FIFO there would block the open).
 struct StoreLock {
     let path: String
     /// How long to wait for the lock before giving up with exit 5.
     let timeout: Double
+    var fileSystem: FileSystem = .system
+    /// Mode of the lock file when it is created.
+    var mode: mode_t = StorePolicy.defaultFileMode
 
     /// Runs `body` while holding the lock.
     func withLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(path: path, message: "cannot open lock file: \(FileSystem.errorMessage())") }
-        defer { close(fd) }
+        let fs = fileSystem
+        let fd: Int32
+        do {
+            fd = try syscall("open") { fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode) }
+        } catch {
+            if error.code == ELOOP { throw StorePolicy.symlinkRefused(path) }
+            throw .io(path: path, message: "cannot open lock file: \(error.message)")
+        }
+        defer { fs.closeQuietly(fd) }
+        var status = stat()
+        do {
+            try syscall("fstat") { fs.fstat(fd, &status) }
+        } catch {
+            throw .io(path: path, message: "cannot stat lock file: \(error.message)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw StorePolicy.notRegular(path, kind: status.st_mode & S_IFMT) }
         let deadline = monotonicSeconds() + timeout
         var pause: useconds_t = 500
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .io(path: path, message: "cannot lock: \(FileSystem.errorMessage())")
+        while true {
+            do {
+                try syscall("flock") { fs.flock(fd, LOCK_EX | LOCK_NB) }
+                break
+            } catch where error.code == EWOULDBLOCK {
+                guard monotonicSeconds() < deadline else { throw .busy(path: path, seconds: timeout) }
+                usleep(pause)
+                pause = min(pause * 2, 20_000)
+            } catch {
+                throw .io(path: path, message: "cannot lock: \(error.message)")
             }
-            guard monotonicSeconds() < deadline else { throw .busy(path: path, seconds: timeout) }
-            usleep(pause)
-            pause = min(pause * 2, 20_000)
         }
-        defer { flock(fd, LOCK_UN) }
+        defer { _ = try? syscall("flock") { fs.flock(fd, LOCK_UN) } }
         return try body()
     }
 

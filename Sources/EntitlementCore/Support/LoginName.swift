@@ -13,7 +13,7 @@ public enum LoginName {
         for key in ["LOGNAME", "USER"] {
             if let name = environment[key], !name.isEmpty { return name }
         }
-        guard let bytes = try? FileSystem.read("/etc/passwd") else { return nil }
+        guard let bytes = try? FileSystem.system.readFile("/etc/passwd", policy: .userFile) else { return nil }
         return passwdName(of: geteuid(), in: String(decoding: bytes, as: UTF8.self))
     }
 

@@ -19,7 +19,7 @@ struct StoreVerifier {
             let parts = Parallel.mapParts(paths, threshold: 32) { slice in
                 slice.flatMap { path -> [VerifyProblem] in
                     do throws(EntitlementError) {
-                        guard let bytes = try FileSystem.read(path) else { return [] }
+                        guard let bytes = try store.fileSystem.readFile(path) else { return [] }
                         return lint.problems(in: bytes, path: path)
                     } catch {
                         return [VerifyProblem(path: path, field: nil, message: error.description)]
@@ -31,11 +31,21 @@ struct StoreVerifier {
             progress(report.profilesChecked)
         }
         try checkIndex(into: &report)
-        for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"] where FileSystem.isDirectory(directory) {
-            for name in try FileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
+        for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
+            for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
         }
         for path in leftovers {
             report.problems.append(VerifyProblem(path: path, field: nil, message: "temporary file left behind by an interrupted write; delete it"))
+        }
+        if store.fileSystem.isDirectory(store.stagingPath) {
+            for name in try store.fileSystem.list(store.stagingPath).sorted() {
+                report.problems.append(VerifyProblem(path: "\(store.stagingPath)/\(name)", field: nil,
+                                                     message: "staged file of an interrupted write; the next write removes it"))
+            }
+        }
+        if store.fileSystem.exists(store.journalPath) {
+            report.problems.append(VerifyProblem(path: store.journalPath, field: nil,
+                                                 message: "journal of an interrupted multi-file write; the next write completes it"))
         }
         report.problems.sort()
         return report
@@ -57,15 +67,15 @@ struct StoreVerifier {
     /// Each `index/profile-id` entry must name a profile that has that profile_id.
     private func checkIndex(into report: inout Report) throws(EntitlementError) {
         let directory = "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"
-        guard FileSystem.isDirectory(directory) else { return }
-        for name in try FileSystem.list(directory).sorted() where !name.hasPrefix(".") {
+        guard store.fileSystem.isDirectory(directory) else { return }
+        for name in try store.fileSystem.list(directory).sorted() where !name.hasPrefix(".") {
             let path = "\(directory)/\(name)"
-            guard let bytes = try? FileSystem.read(path), let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty else {
+            guard let bytes = try? store.fileSystem.readFile(path), let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty else {
                 report.problems.append(VerifyProblem(path: path, field: nil, message: "unreadable index entry: it must hold a customer user id in UTF-8"))
                 continue
             }
             let profilePath = store.profilePath(for: userID)
-            guard let profileBytes = try? FileSystem.read(profilePath) else {
+            guard let profileBytes = try? store.fileSystem.readFile(profilePath) else {
                 report.problems.append(VerifyProblem(path: path, field: nil, message: "points nowhere: no profile file \(profilePath) for '\(userID)'"))
                 continue
             }

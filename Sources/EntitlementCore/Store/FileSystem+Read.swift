@@ -1,0 +1,66 @@
+import Glibc
+
+extension FileSystem {
+    /// Which files a read accepts.
+    enum ReadPolicy {
+        /// A store file: a regular file, never through a symbolic link, opened without
+        /// blocking, so a FIFO in its place is refused instead of hanging the tool.
+        case storeFile
+        /// A file the user named (an import document, /etc/passwd): links are followed,
+        /// and pipes are read as the user asked (`import <(…)`); directories are refused.
+        case userFile
+    }
+
+    /// The file's bytes, or nil when it does not exist.
+    func readFile(_ path: String, policy: ReadPolicy = .storeFile) throws(EntitlementError) -> [UInt8]? {
+        let flags = policy == .storeFile ? O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK : O_RDONLY | O_CLOEXEC
+        let fd: Int32
+        do {
+            fd = try syscall("open") { open(path, flags, 0) }
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return nil }
+            if error.code == ELOOP, policy == .storeFile { throw StorePolicy.symlinkRefused(path) }
+            throw .io(path: path, message: "cannot open: \(error.message)")
+        }
+        defer { closeQuietly(fd) }
+        var status = stat()
+        do {
+            try syscall("fstat") { fstat(fd, &status) }
+        } catch {
+            throw .io(path: path, message: "cannot stat: \(error.message)")
+        }
+        let kind = status.st_mode & S_IFMT
+        switch policy {
+        case .storeFile:
+            guard kind == S_IFREG else { throw StorePolicy.notRegular(path, kind: kind) }
+            // Regular files never block; clear the flag anyway so reads behave normally.
+            _ = try? syscall("fcntl") { setFlags(fd, O_RDONLY) }
+        case .userFile:
+            guard kind != S_IFDIR else { throw .io(path: path, message: "is a directory") }
+        }
+        return try readAll(fd, path: path, sizeHint: Int(status.st_size))
+    }
+
+    private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(EntitlementError) -> [UInt8] {
+        var capacity = max(sizeHint, 0) + 1
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
+        while true {
+            if count == capacity {
+                capacity *= 2
+                bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
+            }
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) -> Int in try syscall("read") { read(fd, buffer.baseAddress! + count, capacity - count) } }
+            }
+            guard case .success(let got) = result else {
+                if case .failure(let error) = result { throw .io(path: path, message: "cannot read: \(error.message)") }
+                return []
+            }
+            if got == 0 { break }
+            count += got
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+}

@@ -1,0 +1,129 @@
+import Glibc
+
+/// All-or-nothing changes of several store files, by a redo journal.
+///
+/// Every new file is first written in full to `.tmp/` and fsynced. Then `.journal`
+/// lists the renames (`from` in `.tmp/`, `to` in the store) and is itself renamed
+/// into place: that rename is the commit point. The renames follow, then the journal
+/// is removed. A writer killed before the commit point leaves only files in `.tmp/`,
+/// which the next writer deletes; one killed after it leaves a journal, which the
+/// next writer replays. Both happen under the lock (`EntitlementStore.recover()`).
+/// See docs/store-format.md, "Writes".
+extension EntitlementStore {
+    public static let journalFileName = ".journal"
+    public static let stagingDirectory = ".tmp"
+
+    /// One file to replace: its path relative to the store root, and its new bytes.
+    public struct FileChange: Equatable, Sendable {
+        public var path: String
+        public var bytes: [UInt8]
+    }
+
+    var stagingPath: String { "\(root)/\(Self.stagingDirectory)" }
+    var journalPath: String { "\(root)/\(Self.journalFileName)" }
+
+    /// Replaces every file of `changes`, all or none. Call only while holding the lock.
+    /// Returns the store-relative paths written, in order. With `syncOnce`, the staged
+    /// files are made durable by one sync of the file system instead of one fsync each
+    /// (bulk writes: thousands of files cost one sync).
+    @discardableResult
+    public func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
+        guard !changes.isEmpty else { return [] }
+        let modes = newModes()
+        try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
+        for change in changes { try ensureDirectory(PathName.directory(of: change.path), mode: modes.directory) }
+        if changes.count == 1, !syncOnce {
+            try fileSystem.replace("\(root)/\(changes[0].path)", with: changes[0].bytes, stagingDirectory: stagingPath,
+                                   newFileMode: modes.file, durable: durable)
+            return [changes[0].path]
+        }
+        var renames: [(from: String, to: String)] = []
+        do {
+            for change in changes {
+                let staged = try fileSystem.stage(change.bytes, replacing: "\(root)/\(change.path)", in: stagingPath,
+                                                  newFileMode: modes.file, durable: durable && !syncOnce)
+                renames.append(("\(Self.stagingDirectory)/\(PathName.base(of: staged))", change.path))
+            }
+            if durable && syncOnce { try FileSystemSync.syncFileSystem(containing: stagingPath) }
+            let journal = JSONValue.object(JSONObject([
+                ("schema_version", .int(1)),
+                ("renames", .array(renames.map { .object(JSONObject([("from", .string($0.from)), ("to", .string($0.to))])) })),
+            ]))
+            try fileSystem.replace(journalPath, with: JSONWriter().bytes(journal), stagingDirectory: stagingPath,
+                                   newFileMode: modes.file, durable: durable)
+        } catch {
+            for rename in renames { _ = try? syscall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
+            throw error
+        }
+        // Committed: from here on the change is done; a failure leaves the journal for the next writer.
+        try apply(renames)
+        return changes.map(\.path)
+    }
+
+    /// Completes or discards what a killed writer left behind. Call only while holding the lock.
+    public func recover() throws(EntitlementError) {
+        if try fileSystem.status(journalPath) != nil {
+            guard let bytes = try fileSystem.readFile(journalPath) else { return }
+            try apply(try Self.decodeJournal(bytes, path: journalPath))
+        }
+        guard let staging = try fileSystem.status(stagingPath), staging.st_mode & S_IFMT == S_IFDIR else { return }
+        // Under the lock, every staged file belongs to a writer that died before its commit point.
+        for name in try fileSystem.list(stagingPath) {
+            _ = try? syscall("unlink") { fileSystem.unlink("\(stagingPath)/\(name)") }
+        }
+    }
+
+    /// Renames what is still staged, fsyncs the directories, removes the journal.
+    private func apply(_ renames: [(from: String, to: String)]) throws(EntitlementError) {
+        var directories: [String] = []
+        for rename in renames {
+            let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
+            guard try fileSystem.status(from) != nil else { continue }  // renamed before a crash
+            do {
+                try syscall("rename") { fileSystem.rename(from, to) }
+            } catch {
+                throw .io(path: to, message: "cannot rename into place: \(error.message); the change is kept in \(Self.journalFileName) and completed by the next write")
+            }
+            let directory = PathName.directory(of: to)
+            if !directories.contains(directory) { directories.append(directory) }
+        }
+        if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
+        do {
+            try syscall("unlink") { fileSystem.unlink(journalPath) }
+        } catch where error.code != ENOENT {
+            throw .io(path: journalPath, message: "cannot remove: \(error.message)")
+        } catch {}
+        if durable { try fileSystem.syncDirectory(root) }
+    }
+
+    /// The renames of a journal; only paths of the store's own layout are accepted.
+    static func decodeJournal(_ bytes: [UInt8], path: String) throws(EntitlementError) -> [(from: String, to: String)] {
+        let document = try parse(bytes, path: path)
+        guard case .object(let object) = document, case .array(let items)? = object["renames"] else {
+            throw .invalidFile(path: path, detail: "not a journal: no \"renames\" list")
+        }
+        var renames: [(from: String, to: String)] = []
+        for item in items {
+            guard case .string(let from)? = item.objectValue?["from"], case .string(let to)? = item.objectValue?["to"],
+                  isStagedName(from), isStoreFile(to) else {
+                throw .invalidFile(path: path, detail: "a rename names a path outside the store's layout")
+            }
+            renames.append((from, to))
+        }
+        return renames
+    }
+
+    private static func isStagedName(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
+    }
+
+    private static func isStoreFile(_ path: String) -> Bool {
+        if path == configFileName { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, parts[0] == Substring(profilesDirectory) { return isPlainName(parts[1]) && parts[1].hasSuffix(".json") }
+        return parts.count == 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isPlainName(parts[2])
+    }
+
+    private static func isPlainName(_ name: Substring) -> Bool { !name.isEmpty && name != "." && name != ".." && !name.contains("/") }
+}
