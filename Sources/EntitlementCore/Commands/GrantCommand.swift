@@ -12,27 +12,37 @@ public struct GrantCommand: RunnableCommand, Equatable {
             ISO 8601 (P7D, P1M, P1Y, PT12H); or daily, three_day, weekly, two_week, monthly,
             two_month, three_month, six_month, yearly, lifetime. Months and years are calendar
             months and years in UTC. An unknown user gets a new profile.
+            With --stdin, grants to every customer id on standard input (one per line) under one
+            lock; a bad line is reported with its number and the others still apply, unless
+            --all-or-nothing. See docs/grants.md.
             """,
-        usage: "USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]",
+        usage: "USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]\n       entitlement grant --stdin ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]",
         arguments: [
-            ArgumentSpec("USER", help: "The customer user id."),
-            ArgumentSpec("ENTITLEMENT", help: "A configured entitlement, for example premium."),
+            ArgumentSpec("USER", optional: true, help: "The customer user id (not with --stdin)."),
+            ArgumentSpec("ENTITLEMENT", optional: true, help: "A configured entitlement, for example premium."),
         ],
         options: [
             OptionSpec("duration", value: "D", help: "How long the grant lasts (see above)."),
             OptionSpec("until", value: "DATE", help: "The grant ends at this date."),
             OptionSpec("lifetime", help: "The grant never expires."),
             OptionSpec("starts", value: "DATE", help: "The grant starts later (state 'scheduled' until then)."),
-            OptionSpec("idempotency-key", value: "KEY", help: "A retry with the same key changes nothing."),
+            OptionSpec("idempotency-key", value: "KEY", help: "A retry with the same key changes nothing (the key is scoped per customer)."),
+            OptionSpec("stdin", help: "Grant to every customer id on standard input, one per line, under one lock."),
+            OptionSpec("all-or-nothing", help: "With --stdin: write nothing unless every line is valid and every grant succeeds."),
+            OptionSpec("quiet", short: "q", help: "With --stdin: no progress bar and no summary; only the exit code answers."),
         ] + MutationOptions.specs,
         examples: [
             "entitlement grant alice@example.com premium --duration 1m --reason 'Outage INC-42' --actor dana",
             "entitlement grant alice@example.com premium --until 2026-12-31 --idempotency-key INC-42-alice",
             "entitlement grant bob premium --lifetime --reason 'Beta tester'",
+            "cut -f1 outage.tsv | entitlement grant --stdin premium --duration 7d --reason 'Outage INC-42' --idempotency-key INC-42",
         ])
 
-    public var userID: String
+    /// The customer; nil with --stdin.
+    public var userID: String?
     public var entitlement: String
+    public var allOrNothing: Bool
+    public var quiet: Bool
     public var term: GrantRequest.Term
     public var startsAt: Date?
     public var reason: String?
@@ -41,13 +51,28 @@ public struct GrantCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        userID = try OptionValues.userID(parsed.positionals[0], command: name)
-        // A pasted id with a stray space would silently create a second customer.
-        if userID.trimmingWhitespace != userID {
-            throw .usage("the user id '\(Terminal.escape(userID))' starts or ends with white space.",
-                         hint: "Check the id; grant never creates such a profile from the command line.", command: name)
+        if parsed.flag("stdin") {
+            guard parsed.positionals.count == 1 else {
+                throw .usage(parsed.positionals.isEmpty ? "missing argument ENTITLEMENT." : "with --stdin, give only ENTITLEMENT; the ids come from standard input.", command: name)
+            }
+            userID = nil
+            entitlement = parsed.positionals[0]
+        } else {
+            guard parsed.positionals.count == 2 else { throw .usage("missing argument \(parsed.positionals.isEmpty ? "USER" : "ENTITLEMENT").", command: name) }
+            let id = try OptionValues.userID(parsed.positionals[0], command: name)
+            // A pasted id with a stray space would silently create a second customer.
+            if id.trimmingWhitespace != id {
+                throw .usage("the user id '\(Terminal.escape(id))' starts or ends with white space.",
+                             hint: "Check the id; grant never creates such a profile from the command line.", command: name)
+            }
+            userID = id
+            entitlement = parsed.positionals[1]
+            for option in ["all-or-nothing", "quiet"] where parsed.flag(option) {
+                throw .usage("--\(option) goes with --stdin.", command: name)
+            }
         }
-        entitlement = parsed.positionals[1]
+        allOrNothing = parsed.flag("all-or-nothing")
+        quiet = parsed.flag("quiet")
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
         let given = ["duration", "until", "lifetime"].filter { parsed.value($0) != nil || parsed.flag($0) }
         guard given.count == 1 else {
@@ -88,10 +113,11 @@ public struct GrantCommand: RunnableCommand, Equatable {
                          command: Self.spec.name)
         }
         let now = context.now()
-        let request = GrantRequest(userID: userID, entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
+        let request = GrantRequest(userID: userID ?? "", entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
                                    actor: options.resolvedActor(context), idempotencyKey: idempotencyKey)
-        let transactionID = "manual-" + UUID().uuidString.lowercased()
-        let profileID = UUID().uuidString.lowercased()
+        guard let userID else { return try runBulk(request, store: store, configuration: configuration, now: now, context: context) }
+        let transactionID = "manual-" + context.newID()
+        let profileID = context.newID()
         let outcome: GrantOutcome
         if options.dryRun {
             outcome = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now, newTransactionID: transactionID, newProfileID: profileID)
