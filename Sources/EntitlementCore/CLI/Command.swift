@@ -7,7 +7,7 @@ public enum Command: Sendable {
 
     /// Every command, in the order help lists them.
     public static let all: [any RunnableCommand.Type] = [
-        CheckCommand.self, StatusCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, ImportCommand.self,
+        CheckCommand.self, StatusCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, RestoreCommand.self, ImportCommand.self,
         FindCommand.self, SummaryCommand.self, VerifyCommand.self, InitCommand.self, PathCommand.self,
     ]
 

@@ -11,15 +11,17 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             CommonOptions.store, CommonOptions.profileID,
             OptionSpec("entitlement", value: "ID", help: "Only transactions that unlock this entitlement."),
             OptionSpec("since", value: "DATE", help: "Only events at or after this date."),
+            OptionSpec("until", value: "DATE", help: "Only events before this date."),
             OptionSpec("limit", value: "N", help: "Only the N most recent events (still shown oldest first)."),
             CommonOptions.json,
         ],
-        examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --json"])
+        examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
 
     public var lookup: ProfileLookup
     public var store: String?
     public var entitlement: String?
     public var since: Date?
+    public var until: Date?
     public var limit: Int?
     public var json: Bool
 
@@ -30,6 +32,10 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         entitlement = parsed.value("entitlement")
         if entitlement?.isEmpty == true { throw .usage("--entitlement must not be empty.", command: name) }
         since = try OptionValues.optionalDate(parsed, "since", command: name)
+        until = try OptionValues.optionalDate(parsed, "until", command: name)
+        if let since, let until, until <= since {
+            throw .usage("--until (\(ISODate.format(until))) must be after --since (\(ISODate.format(since))).", command: name)
+        }
         if let text = parsed.value("limit") {
             guard let count = Int(text), count > 0 else { throw .usage("invalid value for --limit: '\(Terminal.escape(text))'; expected a whole number above 0.", command: name) }
             limit = count
@@ -51,6 +57,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             events = events.filter { engine.transaction($0.transaction, unlocks: entitlement) }
         }
         if let since { events = events.filter { $0.at >= since } }
+        if let until { events = events.filter { $0.at < until } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
         if json {
             context.stdout.write(JSONWriter().string(.array(events.map { .object($0.json) })))

@@ -9,6 +9,9 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             Sets revoked_at on every active or scheduled manual grant of ENTITLEMENT, and records
             the actor and reason. Nothing is deleted. Without --include-store, access that comes
             from a store purchase stays, and the command says which purchase keeps it.
+            First shows what it will revoke and the access that remains or ends. On a terminal it
+            then asks for confirmation; without one it refuses (exit 2) unless --yes is given.
+            --dry-run never asks. 'entitlement restore' undoes a revocation.
             """,
         arguments: [
             ArgumentSpec("USER", help: "The customer user id."),
@@ -17,14 +20,18 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         options: [
             OptionSpec("transaction", value: "ID", help: "Revoke only this transaction."),
             OptionSpec("include-store", help: "Also revoke store purchases (for refunds handled outside the store)."),
+            OptionSpec("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal)."),
         ] + MutationOptions.specs,
         examples: [
             "entitlement revoke alice@example.com premium --reason 'Granted by mistake'",
+            "entitlement revoke alice@example.com premium --reason 'Granted by mistake' --yes   # in scripts",
             "entitlement revoke alice@example.com premium --include-store --reason 'Refunded by support, ticket 981'",
         ])
 
     public var userID: String
     public var request: RevokeRequestOptions
+    /// `--yes`: no confirmation.
+    public var yes: Bool
     var options: MutationOptions
 
     /// The parsed parts of a revoke request; the actor is resolved at run time.
@@ -45,6 +52,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         request = RevokeRequestOptions(entitlement: entitlement, transactionID: transactionID, includeStore: parsed.flag("include-store"),
                                        reason: try OptionValues.text(parsed, "reason", command: name))
         options = try MutationOptions(parsed, command: name)
+        yes = parsed.flag("yes")
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -62,16 +70,15 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             }
             return (changed, revoked)
         }
-        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
-        let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
-        // A store product may unlock more than the entitlement named; say what else it took.
-        var alsoAffected: [String] = []
-        for id in revoked {
-            guard let productID = profile.transaction(id: id)?.productID else { continue }
-            for other in engine.configuration.entitlements(unlockedBy: productID) where other != request.entitlement && !alsoAffected.contains(other) {
-                alsoAffected.append(other)
+        if !options.dryRun, !yes {
+            guard try confirm(revokeRequest, store: store, engine: engine, now: now, context: context) else {
+                context.stderr.write("Nothing revoked.\n")
+                return .notEntitled
             }
         }
+        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
+        let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
+        let alsoAffected = Self.alsoAffected(revoked, in: profile, engine: engine, entitlement: request.entitlement)
         MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,
                               json: options.json, at: now, context: context)
         return .success
@@ -85,5 +92,38 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         let suggestion = Suggestion.closest(to: entitlement, in: known).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
         throw .usage("entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)",
                      hint: "Configured: \(known.map(Terminal.escape).joined(separator: ", ")) (\(Terminal.escape(configPath))).", command: spec.name)
+    }
+
+    /// A store product may unlock more than the entitlement named; the others it takes.
+    static func alsoAffected(_ revoked: [String], in profile: Profile, engine: StatusEngine, entitlement: String) -> [String] {
+        var others: [String] = []
+        for id in revoked {
+            guard let productID = profile.transaction(id: id)?.productID else { continue }
+            for other in engine.configuration.entitlements(unlockedBy: productID) where other != entitlement && !others.contains(other) {
+                others.append(other)
+            }
+        }
+        return others
+    }
+
+    /// Shows what will be revoked (on stderr), then asks on a terminal; without one, refuses.
+    /// True to go ahead. Nothing to revoke needs no confirmation.
+    func confirm(_ revokeRequest: RevokeRequest, store: EntitlementStore, engine: StatusEngine, now: Date,
+                 context: Context) throws(EntitlementError) -> Bool {
+        guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
+        try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
+        let (planned, ids) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
+        guard !ids.isEmpty else { return true }
+        let preview = RevokePreview.text(user: userID, entitlement: request.entitlement, transactions: ids.compactMap { profile.transaction(id: $0) },
+                                         before: engine.evaluate(request.entitlement, for: profile, at: now).accessLevel,
+                                         after: engine.evaluate(request.entitlement, for: planned, at: now).accessLevel,
+                                         alsoAffected: Self.alsoAffected(ids, in: planned, engine: engine, entitlement: request.entitlement), at: now)
+        context.stdout.flush()
+        context.stderr.write(preview)
+        guard context.isInteractive else {
+            throw .usage("revoke needs confirmation, and there is no terminal to ask on.",
+                         hint: "Add --yes (-y) to revoke without asking, or --dry-run to only see what would be revoked.", command: Self.spec.name)
+        }
+        return context.confirm("Revoke \(ids.count == 1 ? "it" : "them")?")
     }
 }
