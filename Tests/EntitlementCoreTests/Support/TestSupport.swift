@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import EntitlementCore
 
@@ -21,15 +22,27 @@ struct CLIResult {
     var exitCode: Int32
 }
 
-/// Runs the CLI in-process with captured streams and a fixed clock.
+/// Runs the CLI in-process with captured streams, a fixed clock and numbered ids
+/// (`id-1`, `id-2`, …). `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            loginName: String? = "tester") -> CLIResult {
-    let stdout = EntitlementCore.OutputStream(capturingAsTerminal: false)
-    let stderr = EntitlementCore.OutputStream(capturingAsTerminal: false)
-    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: EntitlementCore.InputStream(text: stdin),
-                          now: { now }, loginName: loginName)
+            loginName: String? = "tester", terminal: Bool = false) -> CLIResult {
+    let stdout = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
+    let stderr = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
+    let ids = IDSequence()
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr,
+                          stdin: EntitlementCore.InputStream(text: stdin, isTerminal: terminal),
+                          now: { now }, loginName: loginName, newID: { ids.next() })
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// Deterministic ids for one run: `id-1`, `id-2`, ….
+final class IDSequence: Sendable {
+    private let counter = Mutex(0)
+
+    func next() -> String {
+        "id-\(counter.withLock { value -> Int in value += 1; return value })"
+    }
 }
 
 /// A fresh temporary directory for one test, removed when the value is released.
