@@ -5,7 +5,7 @@ import Testing
 /// `grant --stdin`: many customers under one lock.
 struct BulkGrantTests {
     func grant(_ store: String, _ input: String, _ extra: [String] = []) -> CLIResult {
-        runCLI(["grant", "--stdin", "premium", "--duration", "7d", "--reason", "Outage INC-42", "--store", store] + extra, stdin: input)
+        runCLI(["grant", "--stdin", "premium", "--duration", "7d", "--reason", "Outage INC-42", "--store", store] + extra, stdin: input, ids: IDSequence())
     }
 
     func lines(_ text: String) throws -> [[String: Any]] {
@@ -32,7 +32,8 @@ struct BulkGrantTests {
         let directory = TemporaryDirectory()
         let store = directory.copyOfDemoStore()
         let key = ["--idempotency-key", "INC-42"]
-        #expect(grant(store, "alice\nbob\n", key).exitCode == 0)
+        #expect(runCLI(["grant", "--stdin", "premium", "--duration", "7d", "--store", store] + key, stdin: "alice\nbob\n",
+                       ids: IDSequence(prefix: "first-")).exitCode == 0)
         let before = readFile(store + "/profiles/alice.json")
         let again = grant(store, "alice\nbob\ncarol\n", key + ["--json"])
         #expect(again.exitCode == 0)

@@ -82,8 +82,8 @@ struct StoreWideGoldenTests {
         let store = directory.copyOfDemoStore()
         let input = "manual-active\nnew-customer\n\nnew-customer\n\tbad\n"
         let arguments = ["grant", "--stdin", "premium", "--duration", "1m", "--reason", "Outage INC-42", "--actor", "dana", "--store", store]
-        expectGolden(runCLI(arguments + ["--dry-run"], stdin: input).stdout, named: "grant-stdin-dry-run.txt")
-        expectGolden(runCLI(arguments + ["--json"], stdin: input).stdout, named: "grant-stdin.jsonl")
+        expectGolden(runCLI(arguments + ["--dry-run"], stdin: input, ids: IDSequence()).stdout, named: "grant-stdin-dry-run.txt")
+        expectGolden(runCLI(arguments + ["--json"], stdin: input, ids: IDSequence()).stdout, named: "grant-stdin.jsonl")
     }
 
     @Test func revokePreview() {

@@ -22,13 +22,13 @@ struct CLIResult {
     var exitCode: Int32
 }
 
-/// Runs the CLI in-process with captured streams, a fixed clock and numbered ids
-/// (`id-1`, `id-2`, …). `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
+/// Runs the CLI in-process with captured streams, a fixed clock and ids from `ids` (by default
+/// numbered under a prefix unique to the run, so runs never reuse an id; pass `IDSequence()` for
+/// `id-1`, `id-2`, … in golden files). `terminal` makes stdin, stdout and stderr stand in for a terminal.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            loginName: String? = "tester", terminal: Bool = false) -> CLIResult {
+            loginName: String? = "tester", terminal: Bool = false, ids: IDSequence = IDSequence(prefix: "run\(UUID().uuidString.prefix(8).lowercased())-")) -> CLIResult {
     let stdout = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
     let stderr = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
-    let ids = IDSequence()
     let context = Context(environment: environment, stdout: stdout, stderr: stderr,
                           stdin: EntitlementCore.InputStream(text: stdin, isTerminal: terminal),
                           now: { now }, loginName: loginName, newID: { ids.next() })
@@ -36,12 +36,15 @@ func runCLI(_ arguments: [String], stdin: String = "", environment: [String: Str
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }
 
-/// Deterministic ids for one run: `id-1`, `id-2`, ….
+/// Deterministic ids: `id-1`, `id-2`, … after a prefix.
 final class IDSequence: Sendable {
     private let counter = Mutex(0)
+    let prefix: String
+
+    init(prefix: String = "") { self.prefix = prefix }
 
     func next() -> String {
-        "id-\(counter.withLock { value -> Int in value += 1; return value })"
+        "\(prefix)id-\(counter.withLock { value -> Int in value += 1; return value })"
     }
 }
 
