@@ -6,13 +6,15 @@ import Glibc
 import Darwin
 #endif
 
-// The real streams, environment and clock; everything else is in EntitlementCore.
+// The real streams, environment, clock and ids; everything else is in EntitlementCore.
 let environment = ProcessEnvironment.current()
 let context = Context(
     environment: environment,
-    stdout: OutputStream(fileDescriptor: 1),
-    stderr: OutputStream(fileDescriptor: 2),
-    stdin: InputStream(fileDescriptor: 0),
+    stdout: OutputSink(fileDescriptor: 1),
+    stderr: OutputSink(fileDescriptor: 2),
+    stdin: InputSource(fileDescriptor: 0),
     now: { Date() },
+    newID: Context.randomID,
     loginName: LoginName.current(environment: environment))
-exit(CLI(context: context).run(Array(CommandLine.arguments.dropFirst())))
+// Raw bytes, not CommandLine.arguments, which repairs invalid UTF-8 and could merge two ids.
+exit(CLI(context: context).run(rawArguments: CommandLine.rawArguments))

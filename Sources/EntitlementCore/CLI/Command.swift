@@ -1,43 +1,85 @@
 /// A parsed command line: which command, with its typed options. Built without I/O.
+///
+/// A closed enum: `CLI` switches over it, so the compiler proves every command is run,
+/// and tests pattern-match (`guard case .grant(let grant) = …`).
 public enum Command: Sendable {
-    case run(any RunnableCommand)
+    case check(CheckCommand)
+    case status(StatusCommand)
+    case history(HistoryCommand)
+    case grant(GrantCommand)
+    case revoke(RevokeCommand)
+    case restore(RestoreCommand)
+    case `import`(ImportCommand)
+    case find(FindCommand)
+    case summary(SummaryCommand)
+    case verify(VerifyCommand)
+    case initStore(InitCommand)
+    case path(PathCommand)
     /// `help [COMMAND]`, `--help`, or `COMMAND --help`.
     case help(CommandSpec?)
     case version
 
-    /// Every command, in the order help lists them.
-    public static let all: [any RunnableCommand.Type] = [
-        CheckCommand.self, StatusCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, RestoreCommand.self, ImportCommand.self,
-        FindCommand.self, SummaryCommand.self, VerifyCommand.self, InitCommand.self, PathCommand.self,
+    /// Every command's declaration and parser, in the order help lists them.
+    static let table: [(spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command)] = [
+        (CheckCommand.spec, { (parsed) throws(EntitlementError) in .check(try CheckCommand(parsed)) }),
+        (StatusCommand.spec, { (parsed) throws(EntitlementError) in .status(try StatusCommand(parsed)) }),
+        (HistoryCommand.spec, { (parsed) throws(EntitlementError) in .history(try HistoryCommand(parsed)) }),
+        (GrantCommand.spec, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
+        (RevokeCommand.spec, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
+        (RestoreCommand.spec, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
+        (ImportCommand.spec, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
+        (FindCommand.spec, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
+        (SummaryCommand.spec, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
+        (VerifyCommand.spec, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
+        (InitCommand.spec, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
+        (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
     ]
 
-    public static var specs: [CommandSpec] { all.map { $0.spec } + [helpSpec] }
+    /// Every declaration, `help` last: the source of help, completions and the man page.
+    public static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for the tool or a command.",
-        arguments: [ArgumentSpec("COMMAND", optional: true, help: "The command to explain.")], options: [])
+        arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec.name)), optional: true, help: "The command to explain.")], options: [])
 
     /// Parses `arguments` (without the program name).
     public static func parse(_ arguments: [String]) throws(EntitlementError) -> Command {
         guard let first = arguments.first else { return .help(nil) }
-        switch first {
-        case "-h", "--help": return .help(nil)
-        case "--version", "-V": return .version
-        case "help":
+        if GlobalOptions.matches(first, GlobalOptions.help) { return .help(nil) }
+        if GlobalOptions.matches(first, GlobalOptions.version) { return .version }
+        if first == helpSpec.name {
             guard arguments.count > 1 else { return .help(nil) }
             guard arguments.count == 2 else { throw .usage("help takes at most one command.", command: "help") }
-            if arguments[1] == helpSpec.name || arguments[1] == "--help" || arguments[1] == "-h" { return .help(helpSpec) }
-            return .help(try commandType(named: arguments[1]).spec)
-        default:
-            let type = try commandType(named: first)
-            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: type.spec)
-            if parsed.flag("help") { return .help(type.spec) }
-            return .run(try type.init(parsed))
+            if arguments[1] == helpSpec.name || GlobalOptions.matches(arguments[1], GlobalOptions.help) { return .help(helpSpec) }
+            return .help(try entry(named: arguments[1]).spec)
+        }
+        let command = try entry(named: first)
+        let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec)
+        if parsed.flag(CommonOptions.help) { return .help(command.spec) }
+        return try command.parse(parsed)
+    }
+
+    /// The declaration of the command to run (nil for help and version).
+    var spec: CommandSpec? {
+        switch self {
+        case .check: return CheckCommand.spec
+        case .status: return StatusCommand.spec
+        case .history: return HistoryCommand.spec
+        case .grant: return GrantCommand.spec
+        case .revoke: return RevokeCommand.spec
+        case .restore: return RestoreCommand.spec
+        case .import: return ImportCommand.spec
+        case .find: return FindCommand.spec
+        case .summary: return SummaryCommand.spec
+        case .verify: return VerifyCommand.spec
+        case .initStore: return InitCommand.spec
+        case .path: return PathCommand.spec
+        case .help, .version: return nil
         }
     }
 
-    static func commandType(named name: String) throws(EntitlementError) -> any RunnableCommand.Type {
-        if let type = all.first(where: { $0.spec.name == name }) { return type }
+    static func entry(named name: String) throws(EntitlementError) -> (spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
+        if let entry = table.first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
             throw .usage("unknown option '\(Terminal.escape(name))'; options come after the command.", hint: "See 'entitlement --help'.")
         }

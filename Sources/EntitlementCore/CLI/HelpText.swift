@@ -7,10 +7,10 @@ public enum HelpText {
         out += "\nUSAGE: \(spec.usageLine)\n"
         if !spec.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
-            out += table(spec.arguments.map { ("<\($0.name)>", $0.help) })
+            out += table(spec.arguments.map { ("<\($0.name)>", $0.helpLine) })
         }
         out += "\nOPTIONS:\n"
-        out += table(spec.options.map { ($0.label, $0.help) })
+        out += table(spec.options.map { ($0.label, $0.helpLine) })
         if !spec.examples.isEmpty {
             out += "\nEXAMPLES:\n" + spec.examples.map { "  \($0)\n" }.joined()
         }
@@ -22,13 +22,23 @@ public enum HelpText {
         var out = "OVERVIEW: Inspect and manage in-app-purchase entitlements in a local JSON store.\n"
         out += "\nUSAGE: entitlement <command> [options]\n"
         out += "\nOPTIONS:\n"
-        out += table([("-h, --help", "Show help."), ("--version", "Show the version.")])
+        out += table(GlobalOptions.all.map { ($0.spec.label, $0.spec.helpLine) })
         out += "\nSUBCOMMANDS:\n"
         out += table(specs.map { ($0.name, $0.abstract) })
         out += "\n  See 'entitlement help <command>' for detailed help.\n"
         out += "\nEXIT CODES:\n"
         out += table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) })
         return out
+    }
+
+    /// `help`, then "(repeatable; default: A, then B)" from the declaration, before the final period.
+    static func withNotes(_ help: String, repeatable: Bool, defaults: [String]) -> String {
+        var notes: [String] = []
+        if repeatable { notes.append("repeatable") }
+        if !defaults.isEmpty { notes.append("default: " + defaults.joined(separator: ", then ")) }
+        guard !notes.isEmpty else { return help }
+        let period = help.hasSuffix(".")
+        return (period ? String(help.dropLast()) : help) + " (\(notes.joined(separator: "; ")))" + (period ? "." : "")
     }
 
     static func table(_ rows: [(String, String)]) -> String {

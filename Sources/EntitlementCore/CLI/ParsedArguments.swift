@@ -3,15 +3,13 @@ public struct ParsedArguments: Equatable, Sendable {
     public var positionals: [String] = []
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
-
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func allValues(_ name: String) -> [String] { values[name] ?? [] }
+    /// The command these arguments are for: usage errors from typed reads name it.
+    public var command: String = ""
 
     /// Splits `arguments` by `spec`. Throws a usage error for an unknown option
     /// (with "Did you mean …?"), a missing value, or a wrong number of arguments.
     public static func parse(_ arguments: [String], spec: CommandSpec) throws(EntitlementError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(command: spec.name)
         var index = 0
         var onlyPositionals = false
         func fail(_ message: String) -> EntitlementError { .usage(message, command: spec.name) }
@@ -78,7 +76,7 @@ public struct ParsedArguments: Equatable, Sendable {
                 guard parsed.flags.insert(option.name).inserted else { throw fail("option '--\(option.name)' was given more than once.") }
             }
         }
-        if parsed.flag("help") { return parsed }
+        if parsed.flag(CommonOptions.help) { return parsed }
         let required = spec.arguments.filter { !$0.isOptional }.count
         let variadic = spec.arguments.contains { $0.isVariadic }
         if parsed.positionals.count > spec.arguments.count, !variadic {

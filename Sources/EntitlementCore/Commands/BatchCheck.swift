@@ -18,13 +18,16 @@ struct BatchCheck {
 
     func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let configuration = try store.loadConfiguration()
-        if command.strict, configuration.entitlement(command.entitlement) == nil {
-            throw .unknownEntitlement(command.entitlement, suggestion: Suggestion.closest(to: command.entitlement, in: configuration.entitlementIDs))
+        // Said once, before any answer, exactly as the single check says it.
+        if let unknown = command.unknownEntitlement(in: configuration, store: store) {
+            if command.strict { throw .unknownEntitlement(unknown) }
+            if !command.quiet { context.stderr.write(unknown.note) }
         }
         let checker = LineChecker(command: command, store: store, engine: StatusEngine(configuration: configuration, environment: command.environment),
                                   evaluatedAt: .string(ISODate.format(date)), date: date)
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         var result = ExitCode.success
+        var answered = 0
         var pending: [UInt8] = []
 
         func answer(_ lines: [ArraySlice<UInt8>]) {
@@ -35,15 +38,19 @@ struct BatchCheck {
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 var bytes: [UInt8] = []
                 var code = ExitCode.success
+                var count = 0
                 for line in lines[min(part * size, lines.count)..<min((part + 1) * size, lines.count)] {
-                    code = worse(code, checker.check(line, into: &bytes))
+                    guard let answer = checker.check(line, into: &bytes) else { continue }
+                    code = ExitCode.worst(code, answer)
+                    count += 1
                 }
-                answers.set(part, bytes, code)
+                answers.set(part, Answer(bytes: bytes, code: code, count: count))
             }
             for part in 0..<parts {
-                let (bytes, code) = answers.get(part)
-                result = worse(result, code)
-                if !command.quiet { context.stdout.write(bytes: bytes) }
+                let answer = answers.get(part)
+                result = ExitCode.worst(result, answer.code)
+                answered += answer.count
+                if !command.quiet { context.stdout.write(bytes: answer.bytes) }
             }
         }
 
@@ -60,6 +67,11 @@ struct BatchCheck {
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
         answer([pending[...]])
+        // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
+        guard answered > 0 else {
+            if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
+            return .notEntitled
+        }
         return result
     }
 }
@@ -72,15 +84,17 @@ struct LineChecker: Sendable {
     let evaluatedAt: JSONValue
     let date: Date
 
-    /// Appends the JSON line for `line` to `out` and returns what it means for the exit code.
-    func check(_ line: ArraySlice<UInt8>, into out: inout [UInt8]) -> ExitCode {
+    /// Appends the JSON line for `line` to `out` and returns what it means for the exit
+    /// code; nil for a blank line, which is skipped.
+    func check(_ line: ArraySlice<UInt8>, into out: inout [UInt8]) -> ExitCode? {
         var line = line
         if line.last == 0x0D { line = line.dropLast() }
-        guard !line.isEmpty else { return .success }
+        guard !line.isEmpty else { return nil }
         var object: JSONObject
         var code = ExitCode.success
-        // The same rules as `check USER`: valid UTF-8, at most 4096 bytes.
-        if let userID = String(validating: line, as: UTF8.self), line.count <= 4096 {
+        // The same rules as `check USER` (UserID): valid UTF-8, at most 4096 bytes.
+        switch Result(catching: { () throws(UserID.Problem) in try UserID.validate(bytes: line) }) {
+        case .success(let userID):
             do {
                 if let profile = try store.loadProfile(userID: userID) {
                     object = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel.json
@@ -98,8 +112,8 @@ struct LineChecker: Sendable {
             }
             if code == .success, object["is_active"] != .bool(true) { code = .notEntitled }
             object["customer_user_id"] = .string(userID)
-        } else {
-            object = errorObject(line.count > 4096 ? "the user id is longer than 4096 bytes" : "the user id is not valid UTF-8")
+        case .failure(let problem):
+            object = errorObject(problem.message)
             object["customer_user_id"] = .string(String(decoding: line.prefix(64), as: UTF8.self))
             code = .usage
         }
@@ -116,20 +130,25 @@ struct LineChecker: Sendable {
     }
 }
 
+/// What one thread answered for its part of a chunk.
+private struct Answer {
+    var bytes: [UInt8] = []
+    var code = ExitCode.success
+    /// Ids answered (blank lines are not).
+    var count = 0
+}
+
 /// Per-thread results of one chunk, collected in order.
 private final class ChunkAnswers: Sendable {
-    private let parts: Mutex<[([UInt8], ExitCode)]>
+    private let parts: Mutex<[Answer]>
 
-    init(count: Int) { parts = Mutex(Array(repeating: ([], .success), count: count)) }
+    init(count: Int) { parts = Mutex(Array(repeating: Answer(), count: count)) }
 
-    func set(_ index: Int, _ bytes: [UInt8], _ code: ExitCode) {
-        parts.withLock { $0[index] = (bytes, code) }
+    func set(_ index: Int, _ answer: Answer) {
+        parts.withLock { $0[index] = answer }
     }
 
-    func get(_ index: Int) -> ([UInt8], ExitCode) {
+    func get(_ index: Int) -> Answer {
         parts.withLock { $0[index] }
     }
 }
-
-/// The more serious of two exit codes: higher numbers are worse.
-private func worse(_ a: ExitCode, _ b: ExitCode) -> ExitCode { a.rawValue >= b.rawValue ? a : b }

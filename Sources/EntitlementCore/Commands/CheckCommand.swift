@@ -7,21 +7,18 @@ public struct CheckCommand: RunnableCommand, Equatable {
         abstract: "Exit 0 if a user has an entitlement now (or at --at), 1 if not.",
         discussion: """
             Made for scripts: an unknown user is simply not entitled (exit 1) unless --strict.
-            With --stdin, reads user ids one per line and prints one JSON line per user;
-            exit 0 only if every user is entitled, 1 if any is not, 4 if any profile is unreadable.
+            With --stdin, reads user ids one per line and prints one JSON line per user; the
+            worst answer is the exit code (0 all entitled, 1 any not entitled or no ids at all,
+            2 any id refused, 3 any unknown with --strict, 4 any profile unreadable).
             """,
         usage: "USER [ENTITLEMENT] [options]\n       entitlement check --stdin [ENTITLEMENT] [options]",
         arguments: [
-            ArgumentSpec("USER", optional: true, help: "The customer user id (not with --stdin or --profile-id)."),
-            ArgumentSpec("ENTITLEMENT", optional: true, help: "The entitlement to check (default: premium)."),
+            ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (not with --stdin or --profile-id)."),
+            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, optional: true, defaultText: defaultEntitlement, help: "The entitlement to check."),
         ],
         options: [
             CommonOptions.store, CommonOptions.at, CommonOptions.environment, CommonOptions.profileID,
-            OptionSpec("quiet", short: "q", help: "Print nothing; only the exit code answers."),
-            CommonOptions.json,
-            OptionSpec("strict", help: "Exit 3 for an unknown user or an entitlement that is not configured."),
-            OptionSpec("explain", help: "Also show which transactions were considered and why."),
-            OptionSpec("stdin", help: "Read user ids from standard input, one per line; print JSON Lines."),
+            quietFlag, CommonOptions.json, strictFlag, explainFlag, stdinFlag,
         ],
         examples: [
             "entitlement check alice@example.com",
@@ -29,7 +26,12 @@ public struct CheckCommand: RunnableCommand, Equatable {
             "cut -f1 users.tsv | entitlement check --stdin premium",
         ])
 
+    /// The entitlement checked when none is named; help shows it from here.
     public static let defaultEntitlement = "premium"
+    static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
+    static let strictFlag = Flag("strict", help: "Exit 3 for an unknown user or an entitlement that is not configured.")
+    static let explainFlag = Flag("explain", help: "Also show which transactions were considered and why.")
+    static let stdinFlag = Flag("stdin", help: "Read user ids from standard input, one per line; print JSON Lines.")
 
     public enum Subject: Equatable, Sendable {
         case single(ProfileLookup)
@@ -49,25 +51,30 @@ public struct CheckCommand: RunnableCommand, Equatable {
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         var positionals = parsed.positionals
-        if parsed.flag("stdin") {
-            guard parsed.value("profile-id") == nil else { throw .usage("--stdin and --profile-id cannot be used together.", command: name) }
-            guard !parsed.flag("explain") else { throw .usage("--explain checks one user; it cannot be used with --stdin.", command: name) }
+        let byProfileID = parsed.isGiven(CommonOptions.profileID)
+        if parsed.flag(Self.stdinFlag) {
+            guard !byProfileID else { throw .usage("--stdin and --profile-id cannot be used together.", command: name) }
+            guard !parsed.flag(Self.explainFlag) else { throw .usage("--explain checks one user; it cannot be used with --stdin.", command: name) }
             subject = .standardInput
         } else {
-            let (lookup, rest) = try ProfileLookup.parse(parsed, command: name)
+            let (lookup, rest) = try ProfileLookup.parse(parsed)
             subject = .single(lookup)
             positionals = rest
         }
-        guard positionals.count <= 1 else { throw .usage("unexpected argument '\(Terminal.escape(positionals[1]))'.", command: name) }
+        guard positionals.count <= 1 else {
+            // Never take a stray id as the entitlement: with --stdin or --profile-id, USER is not an argument.
+            let source = subject == .standardInput ? "--stdin reads the user ids" : byProfileID ? "--profile-id names the profile" : "USER is the first argument"
+            throw .usage("unexpected argument '\(Terminal.escape(positionals[1]))': \(source); the only other argument is ENTITLEMENT.", command: name)
+        }
         entitlement = positionals.first ?? Self.defaultEntitlement
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
-        store = parsed.value("store")
-        at = try OptionValues.optionalDate(parsed, "at", command: name)
-        environment = try OptionValues.environment(parsed, command: name)
-        quiet = parsed.flag("quiet")
-        json = parsed.flag("json")
-        strict = parsed.flag("strict")
-        explain = parsed.flag("explain")
+        store = try parsed.value(CommonOptions.store)
+        at = try parsed.value(CommonOptions.at)
+        environment = try parsed.value(CommonOptions.environment)
+        quiet = parsed.flag(Self.quietFlag)
+        json = parsed.flag(CommonOptions.json)
+        strict = parsed.flag(Self.strictFlag)
+        explain = parsed.flag(Self.explainFlag)
         if quiet && (json || explain) { throw .usage("--quiet cannot be combined with --json or --explain.", command: name) }
     }
 
@@ -92,13 +99,10 @@ public struct CheckCommand: RunnableCommand, Equatable {
                 if case .user(let id) = lookup { throw .unknownUser(id) }
                 throw lookup.notFoundError
             }
-            if configuration.entitlement(entitlement) == nil {
-                throw .unknownEntitlement(entitlement, suggestion: Suggestion.closest(to: entitlement, in: configuration.entitlementIDs))
-            }
-        } else if !quiet, configuration.entitlement(entitlement) == nil {
+            if let unknown = unknownEntitlement(in: configuration, store: store) { throw .unknownEntitlement(unknown) }
+        } else if !quiet, let unknown = unknownEntitlement(in: configuration, store: store) {
             // Still exit 1, as scripts expect, but a person sees why.
-            let suggestion = Suggestion.closest(to: entitlement, in: configuration.entitlementIDs).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
-            context.stderr.write("Note: entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)\n")
+            context.stderr.write(unknown.note)
         }
         let userID: String?
         switch lookup {
@@ -125,5 +129,11 @@ public struct CheckCommand: RunnableCommand, Equatable {
             if explain { context.stdout.write(ExplanationRenderer.text(evaluation, at: date, style: style)) }
         }
         return level.isActive ? .success : .notEntitled
+    }
+
+    /// The entitlement checked, when the configuration does not have it.
+    func unknownEntitlement(in configuration: ProductConfiguration, store: EntitlementStore) -> UnknownEntitlement? {
+        guard configuration.entitlement(entitlement) == nil else { return nil }
+        return UnknownEntitlement(entitlement, known: configuration.entitlementIDs, configPath: store.configPath)
     }
 }

@@ -11,21 +11,50 @@ public struct FindCommand: RunnableCommand, Equatable {
             list: active, grace_period, billing_retry, expired, revoked, scheduled, never. Exit 0 when
             something matched, 1 when nothing did, 4 when a profile could not be read (each is named on stderr).
             """,
-        options: [
-            OptionSpec("entitlement", value: "ID", help: "Only this entitlement (default: every entitlement of each profile)."),
-            OptionSpec("state", value: "STATES", repeatable: true, help: "Only these states, comma-separated."),
-            OptionSpec("store-name", value: "NAME", help: "Only access from this store (app_store, play_store, stripe, manual, …)."),
-            OptionSpec("product", value: "ID", help: "Only access from this product."),
-            OptionSpec("expiring-within", value: "D", help: "Only active access that ends within D (7d, 2w, 1m, …) after --at."),
-            OptionSpec("attribute", value: "KEY=VALUE", help: "Only profiles whose custom attribute KEY has this value."),
-            CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json,
-            OptionSpec("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers."),
-        ],
+        options: [entitlementOption, stateOption, storeNameOption, productOption, expiringWithinOption, attributeOption,
+                  CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, quietFlag],
         examples: [
             "entitlement find --state grace_period,billing_retry --json",
             "entitlement find --entitlement premium --expiring-within 7d --store-name app_store",
             "entitlement find --attribute country=NL --state active",
         ])
+
+    static let entitlementOption = Option<String>.string("entitlement", value: "ID", kind: .entitlementID,
+                                                         help: "Only this entitlement (default: every entitlement of each profile).")
+    /// A comma-separated list of states, repeatable.
+    static let stateOption = Option<Set<AccessState>>("state", value: "STATES", kind: .choice(AccessState.allCases.map(\.rawValue)), repeatable: true,
+                                                      help: "Only these states, comma-separated.") { (text, source) throws(ValueProblem) in
+        var states = Set<AccessState>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ String($0).trimmingWhitespace }) {
+            guard let state = AccessState(rawValue: name) else {
+                let suggestion = Suggestion.closest(to: name, in: AccessState.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
+                throw ValueProblem("invalid state '\(Terminal.escape(name))' in \(source.phrase).\(suggestion)",
+                                   hint: "States: \(AccessState.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            states.insert(state)
+        }
+        return states
+    }
+    static let storeNameOption = Option<String>.text("store-name", value: "NAME",
+                                                     help: "Only access from this store (app_store, play_store, stripe, manual, …).")
+    static let productOption = Option<String>.string("product", value: "ID", kind: .text, help: "Only access from this product.")
+    static let expiringWithinOption = Option<GrantDuration>("expiring-within", value: "D", kind: .duration,
+                                                            help: "Only active access that ends within D (7d, 2w, 1m, …) after --at.") {
+        (text, source) throws(ValueProblem) in
+        guard let parsed = GrantDuration.parse(text), let duration = parsed, duration.isPositive else {
+            throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'.", hint: "Use a positive span: 12h, 7d, 2w, 1m, P30D ….")
+        }
+        return duration
+    }
+    static let attributeOption = Option<FindQuery.Attribute>("attribute", value: "KEY=VALUE", kind: .text,
+                                                             help: "Only profiles whose custom attribute KEY has this value.") {
+        (text, source) throws(ValueProblem) in
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected KEY=VALUE.")
+        }
+        return FindQuery.Attribute(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+    }
+    static let quietFlag = Flag("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers.")
 
     var query: FindQuery
     public var store: String?
@@ -35,49 +64,27 @@ public struct FindCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        func nonEmpty(_ option: String) throws(EntitlementError) -> String? {
-            guard let value = parsed.value(option) else { return nil }
-            guard !value.isEmpty else { throw .usage("--\(option) must not be empty.", command: name) }
-            return value
-        }
-        query = FindQuery(entitlement: try nonEmpty("entitlement"), storeName: try nonEmpty("store-name"), product: try nonEmpty("product"))
-        let stateNames = parsed.allValues("state").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        if !stateNames.isEmpty {
-            var states = Set<AccessState>()
-            for text in stateNames {
-                guard let state = AccessState(rawValue: text.trimmingWhitespace) else {
-                    let suggestion = Suggestion.closest(to: text, in: AccessState.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
-                    throw .usage("invalid state '\(Terminal.escape(text))'.\(suggestion)",
-                                 hint: "States: \(AccessState.allCases.map(\.rawValue).joined(separator: ", ")).", command: name)
-                }
-                states.insert(state)
-            }
-            query.states = states
-        }
-        if let text = parsed.value("expiring-within") {
-            guard let parsedDuration = GrantDuration.parse(text), let duration = parsedDuration, duration.isPositive else {
-                throw .usage("invalid value for --expiring-within: '\(Terminal.escape(text))'.", hint: "Use a positive span: 12h, 7d, 2w, 1m, P30D ….", command: name)
-            }
-            query.expiringWithin = duration
-        }
-        if let text = parsed.value("attribute") {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                throw .usage("invalid value for --attribute: '\(Terminal.escape(text))'; expected KEY=VALUE.", command: name)
-            }
-            query.attribute = FindQuery.Attribute(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
-        }
-        query.environment = try OptionValues.environment(parsed, command: name)
-        store = parsed.value("store")
-        at = try OptionValues.optionalDate(parsed, "at", command: name)
-        json = parsed.flag("json")
-        quiet = parsed.flag("quiet")
+        query = FindQuery(entitlement: try parsed.value(Self.entitlementOption), storeName: try parsed.value(Self.storeNameOption),
+                          product: try parsed.value(Self.productOption))
+        if query.entitlement?.isEmpty == true { throw .usage("--entitlement must not be empty.", command: name) }
+        let states = try parsed.values(Self.stateOption)
+        if !states.isEmpty { query.states = states.reduce(into: Set<AccessState>()) { $0.formUnion($1) } }
+        query.expiringWithin = try parsed.value(Self.expiringWithinOption)
+        query.attribute = try parsed.value(Self.attributeOption)
+        query.environment = try parsed.value(CommonOptions.environment)
+        store = try parsed.value(CommonOptions.store)
+        at = try parsed.value(CommonOptions.at)
+        json = parsed.flag(CommonOptions.json)
+        quiet = parsed.flag(Self.quietFlag)
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: name) }
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
-        if let id = query.entitlement { try configuration.requireConfigured(id, command: Self.spec.name, configPath: store.configPath) }
+        if let id = query.entitlement, configuration.entitlement(id) == nil {
+            throw .unknownEntitlement(UnknownEntitlement(id, known: configuration.entitlementIDs, configPath: store.configPath))
+        }
         let date = at ?? context.now()
         let run = FindRun(query: query, engine: StatusEngine(configuration: configuration, environment: query.environment), date: date, json: json)
         let scan = ProfileScan(store: store)

@@ -6,16 +6,18 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         name: "history",
         abstract: "Show every purchase, grant and revocation of a user, oldest first.",
         discussion: "Answers \"who gave this user premium, and why?\": grants and revocations show actor, reason and the real time they were made.",
-        arguments: [ArgumentSpec("USER", optional: true, help: "The customer user id (or use --profile-id).")],
+        arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.profileID,
-            OptionSpec("entitlement", value: "ID", help: "Only transactions that unlock this entitlement."),
-            OptionSpec("since", value: "DATE", help: "Only events at or after this date."),
-            OptionSpec("until", value: "DATE", help: "Only events before this date."),
-            OptionSpec("limit", value: "N", help: "Only the N most recent events (still shown oldest first)."),
+            entitlementOption, sinceOption, untilOption, limitOption,
             CommonOptions.json,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
+
+    static let entitlementOption = Option<String>.string("entitlement", value: "ID", kind: .entitlementID, help: "Only transactions that unlock this entitlement.")
+    static let sinceOption = Option<Date>.date("since", help: "Only events at or after this date.")
+    static let untilOption = Option<Date>.date("until", help: "Only events before this date.")
+    static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
     public var lookup: ProfileLookup
     public var store: String?
@@ -26,21 +28,16 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        let name = Self.spec.name
-        lookup = try ProfileLookup.parseOnly(parsed, command: name)
-        store = parsed.value("store")
-        entitlement = parsed.value("entitlement")
-        if entitlement?.isEmpty == true { throw .usage("--entitlement must not be empty.", command: name) }
-        since = try OptionValues.optionalDate(parsed, "since", command: name)
-        until = try OptionValues.optionalDate(parsed, "until", command: name)
+        lookup = try ProfileLookup.parseOnly(parsed)
+        store = try parsed.value(CommonOptions.store)
+        entitlement = try parsed.value(Self.entitlementOption)
+        since = try parsed.value(Self.sinceOption)
+        until = try parsed.value(Self.untilOption)
         if let since, let until, until <= since {
-            throw .usage("--until (\(ISODate.format(until))) must be after --since (\(ISODate.format(since))).", command: name)
+            throw .usage("--until (\(ISODate.format(until))) must be after --since (\(ISODate.format(since))).", command: Self.spec.name)
         }
-        if let text = parsed.value("limit") {
-            guard let count = Int(text), count > 0 else { throw .usage("invalid value for --limit: '\(Terminal.escape(text))'; expected a whole number above 0.", command: name) }
-            limit = count
-        }
-        json = parsed.flag("json")
+        limit = try parsed.value(Self.limitOption)
+        json = parsed.flag(CommonOptions.json)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -50,9 +47,10 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         context.arena.keep(profile)
         var events = HistoryEvent.events(of: profile)
         if let entitlement {
-            if !engine.entitlementIDs(for: profile).contains(entitlement) {
-                let suggestion = Suggestion.closest(to: entitlement, in: engine.entitlementIDs(for: profile)).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
-                context.stderr.write("Note: entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)\n")
+            // A typo must not pass as "no events": the same refusal as grant and revoke (exit 3).
+            let known = engine.entitlementIDs(for: profile)
+            guard known.contains(entitlement) else {
+                throw .unknownEntitlement(UnknownEntitlement(entitlement, known: known, configPath: store.configPath))
             }
             events = events.filter { engine.transaction($0.transaction, unlocks: entitlement) }
         }

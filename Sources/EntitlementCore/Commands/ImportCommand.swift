@@ -11,16 +11,13 @@ public struct ImportCommand: RunnableCommand, Equatable {
             twice changes nothing. Products the document maps to entitlements are added to
             config.json. Where the vendor states its own verdict about access, it is compared
             with ours at the document's time, and every disagreement is listed (never fixed).
-            Each FILE is imported or refused on its own; the exit code is not 0 if any failed.
+            Each FILE is imported or refused on its own; the exit code is the worst of theirs.
             App Store JWS signatures are decoded, not verified. See docs/import.md.
             """,
         usage: "FILE... [--format F] [--user USER] [--at DATE] [--dry-run] [options]",
-        arguments: [ArgumentSpec("FILE", variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
+        arguments: [ArgumentSpec("FILE", kind: .file, variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
         options: [
-            OptionSpec("format", value: "F", help: "appstore, revenuecat, adapty or qonversion: the document must be one of its shapes."),
-            OptionSpec("user", value: "USER", help: "Import into this customer user id (needed when the document names none)."),
-            OptionSpec("at", value: "DATE", help: "Compare vendor verdicts at this date when a document carries no date (default: now)."),
-            CommonOptions.dryRun, OptionSpec("json", help: "Print the summary as JSON (see docs/import.md)."), CommonOptions.store, CommonOptions.lockTimeout,
+            formatOption, userOption, atOption, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",
@@ -28,6 +25,14 @@ public struct ImportCommand: RunnableCommand, Equatable {
             "entitlement import profile.json --at 2026-03-15T12:00:00Z --json",
             "cat entitlements.jsonl | entitlement import --format qonversion --user bob -",
         ])
+
+    static let formatOption = Option<ImportFormat>.choice("format", value: "F", help: "appstore, revenuecat, adapty or qonversion: the document must be one of its shapes.")
+    static let userOption = Option<String>("user", value: "USER", kind: .userID, help: "Import into this customer user id (needed when the document names none).") {
+        (text, _) throws(ValueProblem) in
+        do throws(UserID.Problem) { return try UserID.validate(text) } catch { throw ValueProblem(error.message + ".", hint: error.hint) }
+    }
+    static let atOption = Option<Date>.date("at", help: "Compare vendor verdicts at this date when a document carries no date.").describingDefault("now")
+    static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/import.md).")
 
     public var files: [String]
     public var format: ImportFormat?
@@ -40,17 +45,10 @@ public struct ImportCommand: RunnableCommand, Equatable {
         files = parsed.positionals
         guard !files.contains("") else { throw .usage("FILE must not be empty.", command: name) }
         guard files.filter({ $0 == "-" }).count <= 1 else { throw .usage("'-' (standard input) can be given only once.", command: name) }
-        if let text = parsed.value("format") {
-            guard let format = ImportFormat(rawValue: text) else {
-                let names = ImportFormat.allCases.map(\.rawValue)
-                let suggestion = Suggestion.closest(to: text, in: names).map { " Did you mean '\($0)'?" } ?? ""
-                throw .usage("invalid value for --format: '\(Terminal.escape(text))'; expected \(names.dropLast().joined(separator: ", ")) or \(names.last!).\(suggestion)", command: name)
-            }
-            self.format = format
-        }
-        user = try parsed.value("user").map { (text) throws(EntitlementError) -> String in try OptionValues.userID(text, command: name) }
-        at = try OptionValues.optionalDate(parsed, "at", command: name)
-        options = try MutationOptions(parsed, command: name)
+        format = try parsed.value(Self.formatOption)
+        user = try parsed.value(Self.userOption)
+        at = try parsed.value(Self.atOption)
+        options = try MutationOptions(parsed)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -59,7 +57,8 @@ public struct ImportCommand: RunnableCommand, Equatable {
         var session = ImportSession(command: self, context: context, store: store)
         let outcomes = try session.run()
         ImportReport.write(outcomes, session: session)
-        return outcomes.first(where: \.failed)?.error?.exitCode ?? .success
+        // One rule with check --stdin: the worst code of all documents wins.
+        return outcomes.compactMap { $0.error?.exitCode }.reduce(.success, ExitCode.worst)
     }
 
     var dryRun: Bool { options.dryRun }

@@ -125,7 +125,11 @@ struct ImportSession {
                     continue
                 }
                 let stored = profiles[user] ?? nil
-                let (profile, report) = ProfileMerger.merge(document, into: stored, userID: user, newProfileID: UUID().uuidString.lowercased(), now: now)
+                if stored == nil, let refusal = Self.refusalOfNewUser(user, outcome: outcomes[index]) {
+                    fail(&outcomes[index], refusal)
+                    continue
+                }
+                let (profile, report) = ProfileMerger.merge(document, into: stored, userID: user, newProfileID: context.newID(), now: now)
                 outcomes[index].merge = report
                 for warning in report.warnings { warn(warning, file: outcomes[index].name) }
                 outcomes[index].warnings += report.warnings
@@ -145,6 +149,18 @@ struct ImportSession {
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
         let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
         for warning in warnings { warn(warning) }
+    }
+
+    /// Why a new profile may not be created for `user` (control characters, bidi controls), if it may not:
+    /// a usage error for `--user`, an invalid document for an id the document names.
+    private static func refusalOfNewUser(_ user: String, outcome: ImportOutcome) -> EntitlementError? {
+        do throws(UserID.Problem) {
+            _ = try UserID.validateNew(user)
+            return nil
+        } catch {
+            if outcome.userSource == .option { return .invalidUserID(error, command: ImportCommand.spec.name) }
+            return .invalidImport(file: outcome.name, detail: "\(error.message); no profile is created for it")
+        }
     }
 
     /// A FILE's bytes; a file that cannot be opened is a usage error (exit 2): the command was aimed wrong.

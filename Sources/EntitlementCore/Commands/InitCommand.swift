@@ -6,26 +6,30 @@ public struct InitCommand: RunnableCommand, Equatable {
         discussion: "The configuration holds 'premium', or the entitlements named with --entitlement. Map products to entitlements by editing config.json (see docs/store-format.md). Never overwrites an existing store.",
         options: [
             CommonOptions.store,
-            OptionSpec("entitlement", value: "ID", repeatable: true, help: "An entitlement to configure (repeatable; default: premium)."),
+            entitlementOption,
             CommonOptions.json,
         ],
         examples: ["entitlement init --store ./store", "entitlement init --store ./store --entitlement premium --entitlement sports"])
+
+    /// Repeatable; the default is the one entitlement `check` looks at when none is named.
+    static let entitlementOption = Option<String>("entitlement", value: "ID", kind: .entitlementID, repeatable: true,
+                                                   help: "An entitlement to configure.") { (id, _) throws(ValueProblem) in
+        guard !id.isEmpty, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ValueProblem("invalid entitlement id '\(Terminal.escape(id))': use non-empty text without control characters.")
+        }
+        return id
+    }.describingDefault(CheckCommand.defaultEntitlement)
 
     public var store: String?
     public var entitlements: [String]
     public var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        store = parsed.value("store")
+        store = try parsed.value(CommonOptions.store)
         var ids: [String] = []
-        for id in parsed.allValues("entitlement") {
-            guard !id.isEmpty, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw .usage("invalid entitlement id '\(Terminal.escape(id))': use non-empty text without control characters.", command: Self.spec.name)
-            }
-            if !ids.contains(id) { ids.append(id) }
-        }
+        for id in try parsed.values(Self.entitlementOption) where !ids.contains(id) { ids.append(id) }
         entitlements = ids.isEmpty ? [CheckCommand.defaultEntitlement] : ids
-        json = parsed.flag("json")
+        json = parsed.flag(CommonOptions.json)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

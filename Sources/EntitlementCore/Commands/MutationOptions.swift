@@ -4,32 +4,35 @@ import FoundationEssentials
 struct MutationOptions: Equatable, Sendable {
     var store: String?
     var actor: String?
+    /// `--lock-timeout` as given; its environment variable and default are read at run time.
     var lockTimeout: Double?
     var dryRun: Bool
     var json: Bool
 
-    init(_ parsed: ParsedArguments, command: String) throws(EntitlementError) {
-        store = parsed.value("store")
-        actor = try OptionValues.text(parsed, "actor", command: command)
-        lockTimeout = try parsed.value("lock-timeout").map { (text) throws(EntitlementError) in
-            try OptionValues.seconds(text, source: "value for --lock-timeout", command: command)
-        }
-        dryRun = parsed.flag("dry-run")
-        json = parsed.flag("json")
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        store = try parsed.value(CommonOptions.store)
+        actor = try parsed.value(CommonOptions.actor)
+        lockTimeout = try parsed.given(CommonOptions.lockTimeout)
+        dryRun = parsed.flag(CommonOptions.dryRun)
+        json = parsed.flag(CommonOptions.json)
     }
 
-    /// The store, with the lock timeout from the flag or `$ENTITLEMENT_LOCK_TIMEOUT`.
+    /// The store, with the lock timeout from the flag, `$ENTITLEMENT_LOCK_TIMEOUT` or the default.
     func store(_ context: Context, command: String) throws(EntitlementError) -> EntitlementStore {
-        let timeout = try OptionValues.lockTimeout(flag: lockTimeout, environment: context.environment, command: command)
+        let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: command)
         return context.store(flag: store, lockTimeout: timeout)
     }
 
     /// `--actor`, else `$ENTITLEMENT_ACTOR`, else the login name.
     func resolvedActor(_ context: Context) -> String {
         if let actor { return actor }
-        if let actor = context.environment["ENTITLEMENT_ACTOR"], !actor.trimmingWhitespace.isEmpty { return actor }
+        if let name = CommonOptions.actor.spec.environmentVariable, let actor = context.environment[name], !actor.trimmingWhitespace.isEmpty {
+            return actor
+        }
         return context.loginName() ?? "unknown"
     }
 
-    static let specs = [CommonOptions.store, CommonOptions.reason, CommonOptions.actor, CommonOptions.dryRun, CommonOptions.lockTimeout, CommonOptions.json]
+    static let declarations: [any OptionDeclaration] = [
+        CommonOptions.store, CommonOptions.reason, CommonOptions.actor, CommonOptions.dryRun, CommonOptions.lockTimeout, CommonOptions.json,
+    ]
 }

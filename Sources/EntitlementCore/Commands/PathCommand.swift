@@ -4,7 +4,7 @@ public struct PathCommand: RunnableCommand, Equatable {
         name: "path",
         abstract: "Print the profile file that holds a user id (for writing fixtures by hand).",
         discussion: "The file need not exist. The naming rule is in docs/store-format.md.",
-        arguments: [ArgumentSpec("USER", help: "The customer user id.")],
+        arguments: [ArgumentSpec("USER", kind: .userID, help: "The customer user id.")],
         options: [CommonOptions.store, CommonOptions.json])
 
     public var user: String
@@ -12,9 +12,9 @@ public struct PathCommand: RunnableCommand, Equatable {
     public var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        user = try OptionValues.userID(parsed.positionals[0], command: Self.spec.name)
-        store = parsed.value("store")
-        json = parsed.flag("json")
+        user = try UserID.argument(parsed.positionals[0], command: Self.spec.name)
+        store = try parsed.value(CommonOptions.store)
+        json = parsed.flag(CommonOptions.json)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

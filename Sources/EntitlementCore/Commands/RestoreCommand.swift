@@ -14,11 +14,13 @@ public struct RestoreCommand: RunnableCommand, Equatable {
             """,
         usage: "USER ENTITLEMENT --reason TEXT [--transaction ID] [options]",
         arguments: [
-            ArgumentSpec("USER", help: "The customer user id."),
-            ArgumentSpec("ENTITLEMENT", help: "The entitlement whose revocation to undo."),
+            ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
+            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, help: "The entitlement whose revocation to undo."),
         ],
-        options: [OptionSpec("transaction", value: "ID", help: "Restore only this transaction.")] + MutationOptions.specs,
+        options: [transactionOption] + MutationOptions.declarations,
         examples: ["entitlement restore alice@example.com premium --reason 'Revoked the wrong grant, ticket 981'"])
+
+    static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, help: "Restore only this transaction.")
 
     public var userID: String
     public var entitlement: String
@@ -28,15 +30,15 @@ public struct RestoreCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        userID = try OptionValues.userID(parsed.positionals[0], command: name)
+        userID = try UserID.argument(parsed.positionals[0], command: name)
         entitlement = parsed.positionals[1]
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
-        transactionID = parsed.value("transaction")
-        guard let reason = try OptionValues.text(parsed, "reason", command: name) else {
+        transactionID = try parsed.value(Self.transactionOption)
+        guard let reason = try parsed.value(CommonOptions.reason) else {
             throw .usage("missing --reason: say why the revocation is undone (it is recorded in the history).", command: name)
         }
         self.reason = reason
-        options = try MutationOptions(parsed, command: name)
+        options = try MutationOptions(parsed)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

@@ -14,19 +14,19 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             --dry-run never asks. 'entitlement restore' undoes a revocation.
             """,
         arguments: [
-            ArgumentSpec("USER", help: "The customer user id."),
-            ArgumentSpec("ENTITLEMENT", help: "The entitlement to revoke."),
+            ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
+            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, help: "The entitlement to revoke."),
         ],
-        options: [
-            OptionSpec("transaction", value: "ID", help: "Revoke only this transaction."),
-            OptionSpec("include-store", help: "Also revoke store purchases (for refunds handled outside the store)."),
-            OptionSpec("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal)."),
-        ] + MutationOptions.specs,
+        options: [transactionOption, includeStoreFlag, yesFlag] + MutationOptions.declarations,
         examples: [
             "entitlement revoke alice@example.com premium --reason 'Granted by mistake'",
             "entitlement revoke alice@example.com premium --reason 'Granted by mistake' --yes   # in scripts",
             "entitlement revoke alice@example.com premium --include-store --reason 'Refunded by support, ticket 981'",
         ])
+
+    static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, help: "Revoke only this transaction.")
+    static let includeStoreFlag = Flag("include-store", help: "Also revoke store purchases (for refunds handled outside the store).")
+    static let yesFlag = Flag("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal).")
 
     public var userID: String
     public var request: RevokeRequestOptions
@@ -44,15 +44,13 @@ public struct RevokeCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        userID = try OptionValues.userID(parsed.positionals[0], command: name)
+        userID = try UserID.argument(parsed.positionals[0], command: name)
         let entitlement = parsed.positionals[1]
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
-        let transactionID = parsed.value("transaction")
-        if transactionID?.isEmpty == true { throw .usage("--transaction must not be empty.", command: name) }
-        request = RevokeRequestOptions(entitlement: entitlement, transactionID: transactionID, includeStore: parsed.flag("include-store"),
-                                       reason: try OptionValues.text(parsed, "reason", command: name))
-        options = try MutationOptions(parsed, command: name)
-        yes = parsed.flag("yes")
+        request = RevokeRequestOptions(entitlement: entitlement, transactionID: try parsed.value(Self.transactionOption),
+                                       includeStore: parsed.flag(Self.includeStoreFlag), reason: try parsed.value(CommonOptions.reason))
+        options = try MutationOptions(parsed)
+        yes = parsed.flag(Self.yesFlag)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -64,7 +62,12 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         let apply = { () throws(EntitlementError) -> (Profile, [String]) in
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
             try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
-            let (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
+            let (changed, revoked): (Profile, [String])
+            do throws(RevokeError) {
+                (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
+            } catch {
+                throw .revoke(error)
+            }
             if !revoked.isEmpty, !options.dryRun {
                 for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
             }
@@ -89,9 +92,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
     static func requireKnown(_ entitlement: String, in profile: Profile, engine: StatusEngine, configPath: String) throws(EntitlementError) {
         let known = engine.entitlementIDs(for: profile)
         guard !known.contains(entitlement) else { return }
-        let suggestion = Suggestion.closest(to: entitlement, in: known).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
-        throw .usage("entitlement '\(Terminal.escape(entitlement))' is not in the product configuration.\(suggestion)",
-                     hint: "Configured: \(known.map(Terminal.escape).joined(separator: ", ")) (\(Terminal.escape(configPath))).", command: spec.name)
+        throw .unknownEntitlement(UnknownEntitlement(entitlement, known: known, configPath: configPath))
     }
 
     /// A store product may unlock more than the entitlement named; the others it takes.
@@ -104,26 +105,5 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             }
         }
         return others
-    }
-
-    /// Shows what will be revoked (on stderr), then asks on a terminal; without one, refuses.
-    /// True to go ahead. Nothing to revoke needs no confirmation.
-    func confirm(_ revokeRequest: RevokeRequest, store: EntitlementStore, engine: StatusEngine, now: Date,
-                 context: Context) throws(EntitlementError) -> Bool {
-        guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
-        try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
-        let (planned, ids) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
-        guard !ids.isEmpty else { return true }
-        let preview = RevokePreview.text(user: userID, entitlement: request.entitlement, transactions: ids.compactMap { profile.transaction(id: $0) },
-                                         before: engine.evaluate(request.entitlement, for: profile, at: now).accessLevel,
-                                         after: engine.evaluate(request.entitlement, for: planned, at: now).accessLevel,
-                                         alsoAffected: Self.alsoAffected(ids, in: planned, engine: engine, entitlement: request.entitlement), at: now)
-        context.stdout.flush()
-        context.stderr.write(preview)
-        guard context.isInteractive else {
-            throw .usage("revoke needs confirmation, and there is no terminal to ask on.",
-                         hint: "Add --yes (-y) to revoke without asking, or --dry-run to only see what would be revoked.", command: Self.spec.name)
-        }
-        return context.confirm("Revoke \(ids.count == 1 ? "it" : "them")?")
     }
 }

@@ -5,12 +5,14 @@ public struct StatusCommand: RunnableCommand, Equatable {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show a profile and the state of every entitlement.",
-        arguments: [ArgumentSpec("USER", optional: true, help: "The customer user id (or use --profile-id).")],
+        arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.at, CommonOptions.environment, CommonOptions.profileID, CommonOptions.json,
-            OptionSpec("explain", help: "Show which transactions were considered for each entitlement, and the rule that decided."),
+            explainFlag,
         ],
         examples: ["entitlement status alice@example.com", "entitlement status alice@example.com --at 2026-01-15 --explain", "entitlement status --profile-id 6b1c2f8e-5f7a-4a39-9a55-0d6a9f1e2b11 --json"])
+
+    static let explainFlag = Flag("explain", help: "Show which transactions were considered for each entitlement, and the rule that decided.")
 
     public var lookup: ProfileLookup
     public var store: String?
@@ -20,13 +22,12 @@ public struct StatusCommand: RunnableCommand, Equatable {
     public var explain: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        let name = Self.spec.name
-        lookup = try ProfileLookup.parseOnly(parsed, command: name)
-        store = parsed.value("store")
-        at = try OptionValues.optionalDate(parsed, "at", command: name)
-        environment = try OptionValues.environment(parsed, command: name)
-        json = parsed.flag("json")
-        explain = parsed.flag("explain")
+        lookup = try ProfileLookup.parseOnly(parsed)
+        store = try parsed.value(CommonOptions.store)
+        at = try parsed.value(CommonOptions.at)
+        environment = try parsed.value(CommonOptions.environment)
+        json = parsed.flag(CommonOptions.json)
+        explain = parsed.flag(Self.explainFlag)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

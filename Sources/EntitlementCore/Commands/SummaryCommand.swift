@@ -11,9 +11,10 @@ public struct SummaryCommand: RunnableCommand, Equatable {
             split is by the store of the transaction that decides each access level. On a terminal,
             counts come with bar charts. Unreadable profiles are named on stderr (exit 4).
             """,
-        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json,
-                  OptionSpec("quiet", short: "q", help: "Show no progress bar.")],
+        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, quietFlag],
         examples: ["entitlement summary", "entitlement summary --at 2026-01-15 --json"])
+
+    static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
 
     public var store: String?
     public var at: Date?
@@ -22,11 +23,11 @@ public struct SummaryCommand: RunnableCommand, Equatable {
     public var quiet: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        store = parsed.value("store")
-        at = try OptionValues.optionalDate(parsed, "at", command: Self.spec.name)
-        environment = try OptionValues.environment(parsed, command: Self.spec.name)
-        json = parsed.flag("json")
-        quiet = parsed.flag("quiet")
+        store = try parsed.value(CommonOptions.store)
+        at = try parsed.value(CommonOptions.at)
+        environment = try parsed.value(CommonOptions.environment)
+        json = parsed.flag(CommonOptions.json)
+        quiet = parsed.flag(Self.quietFlag)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

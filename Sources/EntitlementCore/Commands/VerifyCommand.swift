@@ -10,17 +10,19 @@ public struct VerifyCommand: RunnableCommand, Equatable {
             unconfigured entitlements, index entries pointing nowhere, temporary files left behind.
             Exit 0 when clean, 4 when there are problems. The rules are in docs/verify.md.
             """,
-        options: [CommonOptions.store, CommonOptions.json, OptionSpec("quiet", short: "q", help: "Print nothing; only the exit code answers.")],
+        options: [CommonOptions.store, CommonOptions.json, quietFlag],
         examples: ["entitlement verify --store Fixtures/demo-store", "entitlement verify --json | jq '.problems[].path'"])
+
+    static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
 
     public var store: String?
     public var json: Bool
     public var quiet: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
-        store = parsed.value("store")
-        json = parsed.flag("json")
-        quiet = parsed.flag("quiet")
+        store = try parsed.value(CommonOptions.store)
+        json = parsed.flag(CommonOptions.json)
+        quiet = parsed.flag(Self.quietFlag)
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: Self.spec.name) }
     }
 

@@ -6,12 +6,16 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case notEntitled = 1
     /// Usage error: unknown command or option, bad value, bad date.
     case usage = 2
-    /// Not found: unknown user (status, history, revoke; check with --strict).
+    /// Not found: an unknown user, profile, transaction or entitlement (check: only with --strict).
     case notFound = 3
     /// Store or data error: store missing, unreadable, corrupt, or of a newer schema.
     case dataError = 4
     /// Store busy: the writer lock was not acquired in time.
     case busy = 5
+
+    /// The worse of two codes, for commands that answer many items (`check --stdin`, `import`):
+    /// the highest number wins, so 5 busy > 4 data > 3 not found > 2 usage > 1 no > 0 yes.
+    static func worst(_ a: ExitCode, _ b: ExitCode) -> ExitCode { a.rawValue >= b.rawValue ? a : b }
 
     /// One line for the exit-code tables in help and README.
     public var meaning: String {
@@ -19,7 +23,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .success: return "success, or check: entitled"
         case .notEntitled: return "check: not entitled"
         case .usage: return "usage error: unknown command or option, bad value, bad date"
-        case .notFound: return "not found: unknown user (status, history, revoke; check with --strict)"
+        case .notFound: return "not found: unknown user, profile, transaction or entitlement (check: only with --strict)"
         case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema"
         case .busy: return "store busy: lock not acquired in time"
         }

@@ -16,6 +16,10 @@ enum ImportResolution {
             return
         }
         if let named = document.user {
+            // The same id rules as the command line: an id the CLI would refuse is never created by import.
+            do throws(UserID.Problem) { _ = try UserID.validate(named) } catch {
+                throw .invalidImport(file: file, detail: "\(error.message); pass --user USER to import into another id")
+            }
             outcome.user = named
             outcome.userSource = document.userSource
             if document.format == .revenuecat, named.hasPrefix(RevenueCatKey.anonymousPrefix) {
@@ -27,6 +31,9 @@ enum ImportResolution {
         case 0:
             throw .usage("\(name): the document does not say which user it belongs to.", hint: "Pass --user USER.")
         case 1:
+            do throws(UserID.Problem) { _ = try UserID.validate(document.appAccountTokens[0]) } catch {
+                throw .invalidImport(file: file, detail: "appAccountToken: \(error.message); pass --user USER")
+            }
             outcome.user = document.appAccountTokens[0]
             outcome.userSource = .appAccountToken
         default:

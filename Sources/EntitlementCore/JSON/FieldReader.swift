@@ -4,6 +4,9 @@ import FoundationEssentials
 public struct FieldError: Error, Equatable, Sendable {
     public var path: String
     public var message: String
+    /// Set when the field is a `schema_version` newer than this tool supports: callers
+    /// switch on it (`EntitlementError.newerSchema`) instead of matching the message.
+    public var newerSchemaVersion: Int? = nil
 
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

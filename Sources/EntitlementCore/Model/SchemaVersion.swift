@@ -6,16 +6,11 @@ public enum SchemaVersion {
     /// Throws for a version this tool does not know; the message says to upgrade.
     static func check(_ reader: FieldReader) throws(FieldError) {
         let version = try reader.optionalInt(Profile.CodingKeys.schemaVersion.rawValue) ?? 1
-        guard version <= current else { throw FieldError(path: "schema_version", message: newerMessage(version)) }
+        guard version <= current else { throw FieldError(path: "schema_version", message: newerMessage(version), newerSchemaVersion: version) }
         guard version >= 1 else { throw FieldError(path: "schema_version", message: "must be 1 or more, found \(version)") }
     }
 
     static func newerMessage(_ version: Int) -> String {
         "schema_version \(version) is newer than this tool supports (\(current)); upgrade entitlement"
-    }
-
-    /// True when `error` is the newer-schema refusal.
-    static func isNewer(_ error: FieldError) -> Bool {
-        error.path == "schema_version" && error.message.hasPrefix("schema_version")
     }
 }

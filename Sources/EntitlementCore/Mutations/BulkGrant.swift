@@ -70,8 +70,13 @@ struct BulkGrant {
                 do throws(EntitlementError) {
                     var request = template
                     request.userID = userID
-                    let outcome = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now,
-                                                         newTransactionID: "manual-" + newID(), newProfileID: newID())
+                    let existing = try store.loadProfile(userID: userID)
+                    let outcome: GrantOutcome
+                    do throws(GrantError) {
+                        outcome = try GrantPlanner.apply(request, to: existing, now: now, newTransactionID: "manual-" + newID(), newProfileID: newID())
+                    } catch {
+                        throw .grant(error)
+                    }
                     if outcome.changed, !dryRun { changes += try store.changes(saving: outcome.profile) }
                     result.outcome = outcome
                     result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel

@@ -7,18 +7,21 @@ import FoundationEssentials
 /// sets an absolute end; --lifetime never expires. Store purchases are never touched.
 public enum GrantPlanner {
     public static func apply(_ request: GrantRequest, to existing: Profile?, now: Date,
-                             newTransactionID: String, newProfileID: String) throws(EntitlementError) -> GrantOutcome {
+                             newTransactionID: String, newProfileID: String) throws(GrantError) -> GrantOutcome {
+        if existing == nil {
+            // A new profile: its id must be one the tool would show without hiding or reordering text.
+            do throws(UserID.Problem) { _ = try UserID.validateNew(request.userID) } catch { throw .newUserID(error) }
+        }
         var profile = existing ?? Profile(profileID: newProfileID, customerUserID: request.userID, createdAt: now)
         if let key = request.idempotencyKey, let previous = profile.transactions.first(where: { $0.idempotencyKey == key }) {
             guard previous.isManualGrant, previous.entitlement == request.entitlement else {
                 let other = previous.entitlement ?? previous.productID ?? "another transaction"
-                throw .usage("idempotency key '\(Terminal.escape(key))' was already used for '\(Terminal.escape(other))', not '\(Terminal.escape(request.entitlement))'.",
-                             hint: "Use a new key for a different grant.", command: "grant")
+                throw .idempotencyKeyReused(key: key, usedFor: other, requested: request.entitlement)
             }
             return GrantOutcome(profile: profile, transaction: previous, changed: false, createdProfile: false, extendsTransactionID: nil)
         }
         if let startsAt = request.startsAt, startsAt < now {
-            throw .usage("--starts \(ISODate.format(startsAt)) is in the past; grants cannot be backdated.", command: "grant")
+            throw .startsInPast(startsAt)
         }
         var start = request.startsAt ?? now
         var extends: String?
@@ -34,10 +37,10 @@ public enum GrantPlanner {
         case .lifetime: end = nil
         }
         if let end, end > latestEnd {
-            throw .usage("the grant would end after \(ISODate.format(latestEnd)); use --lifetime for access that never ends.", command: "grant")
+            throw .endsAfterLatestDate(latestEnd)
         }
         if let end, end <= start {
-            throw .usage("the grant would end (\(ISODate.format(end))) before it starts (\(ISODate.format(start))).", command: "grant")
+            throw .endsBeforeStart(end: end, start: start)
         }
         var transaction = Transaction(transactionID: newTransactionID, productID: nil, store: .manual, type: .manualGrant,
                                       purchasedAt: now, startsAt: start == now ? nil : start, expiresAt: end)

@@ -21,11 +21,11 @@ public enum RestorePlanner {
         let targets: [Int]
         if let id = request.transactionID {
             guard let index = profile.transactions.firstIndex(where: { $0.transactionID == id }) else {
-                throw .notFound("no transaction '\(Terminal.escape(id))' in the profile of '\(Terminal.escape(profile.customerUserID))'")
+                throw .revoke(.transactionNotFound(id: id, user: profile.customerUserID))
             }
             let transaction = profile.transactions[index]
             guard engine.transaction(transaction, unlocks: request.entitlement) else {
-                throw .usage("transaction '\(Terminal.escape(id))' does not give '\(Terminal.escape(request.entitlement))'.", command: "restore")
+                throw .revoke(.transactionDoesNotGrant(id: id, entitlement: request.entitlement))
             }
             guard transaction.revokedAt != nil else { return (profile, []) }
             guard transaction.revokedBy != nil else { throw storeRevocation(transaction) }
@@ -58,8 +58,6 @@ public enum RestorePlanner {
     }
 
     static func storeRevocation(_ transaction: Transaction) -> EntitlementError {
-        .usage("transaction '\(Terminal.escape(transaction.transactionID))' was revoked by its store (\(Terminal.escape(transaction.store.rawValue))): a refund in the vendor's data cannot be restored.",
-               hint: "Only revocations made with 'entitlement revoke' can be restored. To give access anyway, use 'entitlement grant'.",
-               command: "restore")
+        .restore(.storeRevocation(transactionID: transaction.transactionID, store: transaction.store.rawValue))
     }
 }

@@ -25,19 +25,19 @@ public enum RevokePlanner {
     public static let defaultReason = "revoked by support"
 
     /// Returns the changed profile and the ids of the transactions it revoked (empty: nothing changed).
-    public static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(EntitlementError) -> (Profile, [String]) {
+    public static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(RevokeError) -> (Profile, [String]) {
         var profile = profile
         let targets: [Int]
         if let id = request.transactionID {
             guard let index = profile.transactions.firstIndex(where: { $0.transactionID == id }) else {
-                throw .notFound("no transaction '\(Terminal.escape(id))' in the profile of '\(Terminal.escape(profile.customerUserID))'")
+                throw .transactionNotFound(id: id, user: profile.customerUserID)
             }
             let transaction = profile.transactions[index]
             guard engine.transaction(transaction, unlocks: request.entitlement) else {
-                throw .usage("transaction '\(Terminal.escape(id))' does not give '\(Terminal.escape(request.entitlement))'.", command: "revoke")
+                throw .transactionDoesNotGrant(id: id, entitlement: request.entitlement)
             }
             if !transaction.isManualGrant, !request.includeStore {
-                throw .usage("transaction '\(Terminal.escape(id))' is a store purchase (\(transaction.store.rawValue)); add --include-store to revoke a store purchase.", command: "revoke")
+                throw .storePurchaseNeedsIncludeStore(id: id, store: transaction.store.rawValue)
             }
             targets = transaction.isRevoked(at: now) ? [] : [index]
         } else {

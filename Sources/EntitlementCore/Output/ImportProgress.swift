@@ -1,10 +1,10 @@
 /// A one-line counter on stderr while many documents are imported; only on a terminal.
 struct ImportProgress {
-    let stream: OutputStream
+    let stream: OutputSink
     var total = 0
     private var visible = false
 
-    init(stream: OutputStream) { self.stream = stream }
+    init(stream: OutputSink) { self.stream = stream }
 
     var enabled: Bool { stream.isTerminal && total > 1 }
 

@@ -1,6 +1,6 @@
 /// A progress bar on stderr while a command reads a whole store; only on a terminal.
 struct ScanProgress {
-    let stream: OutputStream
+    let stream: OutputSink
     let label: String
     let total: Int
     /// What is counted: profiles, ids.
@@ -8,7 +8,7 @@ struct ScanProgress {
     private var visible = false
 
     /// `enabled` is false in a pipe and with `--quiet`: then it prints nothing at all.
-    init(stream: OutputStream, label: String, total: Int, enabled: Bool, unit: String = "profiles") {
+    init(stream: OutputSink, label: String, total: Int, enabled: Bool, unit: String = "profiles") {
         self.stream = stream
         self.label = label
         self.total = enabled ? total : 0

@@ -18,6 +18,20 @@ public enum Terminal {
         return out
     }
 
+    /// Bytes that may not be UTF-8, for a message: printable ASCII as is, anything else as `\xNN`.
+    static func escapeBytes(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        for byte in bytes {
+            if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "\\x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0: return true

@@ -80,7 +80,8 @@ extension EntitlementStore {
     private static func unreadable(_ path: String, _ error: EntitlementError) -> EntitlementError {
         let detail: String
         switch error {
-        case .invalidFile(_, let text), .newerSchema(_, let text): detail = text
+        case .invalidFile(_, let text): detail = text
+        case .newerSchema(_, let version): detail = "schema_version \(version) is newer than this tool reads"
         default: detail = error.description
         }
         return .invalidFile(path: path, detail: "not written: the result would not read back (\(detail)); the store is unchanged")

@@ -116,7 +116,7 @@ public struct EntitlementStore: Sendable {
     }
 
     static func fieldError(_ error: FieldError, path: String) -> EntitlementError {
-        if SchemaVersion.isNewer(error) { return .newerSchema(path: path, version: error.message) }
+        if let version = error.newerSchemaVersion { return .newerSchema(path: path, version: version) }
         return .invalidFile(path: path, detail: error.description)
     }
 }

@@ -79,7 +79,7 @@ struct BulkGrantTests {
         let store = directory.copyOfDemoStore()
         #expect(runCLI(["grant", "--stdin", "alice", "premium", "--lifetime", "--store", store]).exitCode == 2)
         #expect(runCLI(["grant", "alice", "premium", "--lifetime", "--all-or-nothing", "--store", store]).exitCode == 2)
-        #expect(runCLI(["grant", "--stdin", "premum", "--lifetime", "--store", store], stdin: "a\n").exitCode == 2)
+        #expect(runCLI(["grant", "--stdin", "premum", "--lifetime", "--store", store], stdin: "a\n").exitCode == 3)
     }
 
     @Test func manyIdsAreCommittedInBatches() throws {

@@ -34,7 +34,7 @@ struct FindSummaryTests {
 
     @Test func usageErrors() {
         let typo = find(["--entitlement", "premum"])
-        #expect(typo.exitCode == 2)
+        #expect(typo.exitCode == 3)
         #expect(typo.stderr.contains("Did you mean 'premium'?"))
         #expect(find(["--state", "gone"]).exitCode == 2)
         #expect(find(["--expiring-within", "soon"]).exitCode == 2)

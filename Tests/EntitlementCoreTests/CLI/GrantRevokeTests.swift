@@ -69,10 +69,12 @@ struct GrantRevokeTests {
         #expect(events.count == 1)
     }
 
-    @Test func unknownEntitlementIsAUsageErrorWithASuggestion() {
+    /// One rule for grant, revoke, history --entitlement and check --strict: exit 3 (not found).
+    @Test func unknownEntitlementIsNotFoundWithASuggestion() {
         let store = directory.copyOfDemoStore()
         let result = runCLI(["grant", "u", "premuim", "--duration", "1m", "--store", store])
-        #expect(result.exitCode == 2)
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.hasPrefix("Error: entitlement 'premuim' is not in the product configuration\n"))
         #expect(result.stderr.contains("Did you mean 'premium'?"))
         #expect(!FileManager.default.fileExists(atPath: store + "/profiles/u.json"))
     }

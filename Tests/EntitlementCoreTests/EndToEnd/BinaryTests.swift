@@ -93,7 +93,7 @@ struct BinaryTests {
         try #require(Binary.exists)
         let directory = TemporaryDirectory()
         let store = directory.copyOfDemoStore()
-        let ids = ["../../escape", "/etc/passwd", ".hidden", "..", "\u{1B}[31mred", "José Ñ 名前", String(repeating: "x", count: 3000)]
+        let ids = ["../../escape", "/etc/passwd", ".hidden", "..", "José Ñ 名前", String(repeating: "x", count: 3000)]
         for id in ids {
             let result = try Binary.run(["grant", id, "premium", "--duration", "1d", "--store", store, "--actor", "e2e"])
             #expect(result.exitCode == 0, "\(result.stderr)")
@@ -105,6 +105,9 @@ struct BinaryTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/escape.json"))
         let names = try FileManager.default.contentsOfDirectory(atPath: store + "/profiles")
         #expect(names.allSatisfy { !$0.hasPrefix(".") || $0.contains(".tmp-") == false && $0.hasPrefix(".") == false })
+        // A new profile is never created for an id with control characters; it is named escaped.
+        let hostile = try Binary.run(["grant", "\u{1B}[31mred", "premium", "--duration", "1d", "--store", store, "--actor", "e2e"])
+        #expect(hostile.exitCode == 2 && hostile.stderr.contains("\\u{1b}[31mred") && !hostile.stderr.contains("\u{1B}"))
         #expect(try Binary.run(["check", "\u{1B}[31mred", "--store", store]).stdout.contains("\\u{1b}[31mred"))
         let empty = try Binary.run(["check", "", "--store", store])
         #expect(empty.exitCode == 2)

@@ -80,9 +80,9 @@ extension ImportTests {
             let lines = String(repeating: "[]\n", count: 3)
             for terminal in [true, false] {
                 let store = Store()
-                let stderr = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
-                let context = Context(environment: [:], stdout: EntitlementCore.OutputStream(capturingAsTerminal: false), stderr: stderr,
-                                      stdin: EntitlementCore.InputStream(text: lines), now: { ImportTests.clock }, loginName: "tester")
+                let stderr = OutputSink(capturingAsTerminal: terminal)
+                let context = Context(environment: [:], stdout: OutputSink(capturingAsTerminal: false), stderr: stderr,
+                                      stdin: InputSource(text: lines), now: { ImportTests.clock }, loginName: "tester")
                 let code = CLI(context: context).run(["import", "-", "--store", store.path])
                 #expect(code == 2)
                 #expect(stderr.text.contains("\r\u{1B}[Kimport: read 2/3 documents") == terminal)

@@ -22,16 +22,17 @@ struct CLIResult {
     var exitCode: Int32
 }
 
-/// Runs the CLI in-process with captured streams, a fixed clock and ids from `ids` (by default
-/// numbered under a prefix unique to the run, so runs never reuse an id; pass `IDSequence()` for
-/// `id-1`, `id-2`, … in golden files). `terminal` makes stdin, stdout and stderr stand in for a terminal.
+/// Runs the CLI in-process with captured streams and a fixed clock.
+/// `ids` numbers new ids (`id-1`, `id-2`, …) for golden files; by default they are random.
+/// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            loginName: String? = "tester", terminal: Bool = false, ids: IDSequence = IDSequence(prefix: "run\(UUID().uuidString.prefix(8).lowercased())-")) -> CLIResult {
-    let stdout = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
-    let stderr = EntitlementCore.OutputStream(capturingAsTerminal: terminal)
-    let context = Context(environment: environment, stdout: stdout, stderr: stderr,
-                          stdin: EntitlementCore.InputStream(text: stdin, isTerminal: terminal),
-                          now: { now }, loginName: loginName, newID: { ids.next() })
+            loginName: String? = "tester", terminal: Bool = false, ids: IDSequence? = nil) -> CLIResult {
+    let stdout = OutputSink(capturingAsTerminal: terminal)
+    let stderr = OutputSink(capturingAsTerminal: terminal)
+    let newID: @Sendable () -> String
+    if let ids { newID = { ids.next() } } else { newID = Context.randomID }
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
+                          now: { now }, newID: newID, loginName: loginName)
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }
@@ -83,12 +84,14 @@ func writeFile(_ path: String, _ text: String) {
 }
 
 /// Compares `actual` with a golden file in Tests/EntitlementCoreTests/Golden.
-/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only.
+/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only: a recording run fails
+/// ("Recorded new baseline"), so it can never pass by accident; run again without it.
 func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let path = repositoryRoot + "/Tests/EntitlementCoreTests/Golden/\(name)"
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
         try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         writeFile(path, actual)
+        Issue.record("Recorded new baseline Golden/\(name); run the tests again without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
         return
     }
     guard let expected = readFile(path) else {

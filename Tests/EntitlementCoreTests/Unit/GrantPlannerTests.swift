@@ -14,7 +14,7 @@ extension Unit {
                          reason: "Outage INC-42", actor: "dana", idempotencyKey: key)
         }
 
-        func apply(_ request: GrantRequest, to profile: Profile?) throws(EntitlementError) -> GrantOutcome {
+        func apply(_ request: GrantRequest, to profile: Profile?) throws(GrantError) -> GrantOutcome {
             try GrantPlanner.apply(request, to: profile, now: Self.now, newTransactionID: "manual-new", newProfileID: "profile-new")
         }
 
@@ -118,20 +118,20 @@ extension Unit {
         }
 
         @Test func startInThePastIsRefused() {
-            let error = #expect(throws: EntitlementError.self) { try apply(request(.lifetime, starts: "2026-01-15T11:59:59Z"), to: nil) }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("in the past") == true)
+            let error = #expect(throws: GrantError.self) { try apply(request(.lifetime, starts: "2026-01-15T11:59:59Z"), to: nil) }
+            #expect(error.map(EntitlementError.grant)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.grant)?.description.contains("in the past") == true)
         }
 
         @Test(arguments: ["2026-01-15T12:00:00Z", "2026-01-01T00:00:00Z"])
         func endAtOrBeforeTheStartIsRefused(until: String) {
-            let error = #expect(throws: EntitlementError.self) { try apply(request(.until(F.date(until))), to: nil) }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("before it starts") == true)
+            let error = #expect(throws: GrantError.self) { try apply(request(.until(F.date(until))), to: nil) }
+            #expect(error.map(EntitlementError.grant)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.grant)?.description.contains("before it starts") == true)
         }
 
         @Test func untilBeforeAFutureStartIsRefused() {
-            #expect(throws: EntitlementError.self) {
+            #expect(throws: GrantError.self) {
                 try apply(request(.until(F.date("2026-01-20T00:00:00Z")), starts: "2026-02-01T00:00:00Z"), to: nil)
             }
         }
@@ -157,17 +157,16 @@ extension Unit {
 
         @Test func sameKeyForAnotherEntitlementIsAUsageError() throws {
             let first = try apply(request(Self.month, key: "K-1"), to: nil)
-            let error = #expect(throws: EntitlementError.self) { try apply(request(Self.month, entitlement: "sports", key: "K-1"), to: first.profile) }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("idempotency key 'K-1' was already used for 'premium', not 'sports'") == true)
-            guard case .usage(_, _, let command)? = error else { return }
-            #expect(command == "grant")
+            let error = #expect(throws: GrantError.self) { try apply(request(Self.month, entitlement: "sports", key: "K-1"), to: first.profile) }
+            #expect(error.map(EntitlementError.grant)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.grant)?.description.contains("idempotency key 'K-1' was already used for 'premium', not 'sports'") == true)
+            #expect(error == .idempotencyKeyReused(key: "K-1", usedFor: "premium", requested: "sports"))
         }
 
         @Test func keyUsedByAStorePurchaseIsAUsageError() {
             var purchase = F.purchase("t1", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")
             purchase.idempotencyKey = "K-1"
-            #expect(throws: EntitlementError.self) { try apply(request(Self.month, key: "K-1"), to: F.profile([purchase])) }
+            #expect(throws: GrantError.self) { try apply(request(Self.month, key: "K-1"), to: F.profile([purchase])) }
         }
 
         @Test func differentKeysGrantTwice() throws {
@@ -186,9 +185,9 @@ extension Unit {
             .until(Date(timeIntervalSince1970: 253_402_300_800)),  // 10000-01-01T00:00:00Z
         ])
         func endsAfterYear9999AreRefused(term: GrantRequest.Term) {
-            let error = #expect(throws: EntitlementError.self) { try apply(request(term), to: nil) }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("9999-12-31T23:59:59Z") == true)
+            let error = #expect(throws: GrantError.self) { try apply(request(term), to: nil) }
+            #expect(error.map(EntitlementError.grant)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.grant)?.description.contains("9999-12-31T23:59:59Z") == true)
         }
 
         @Test func latestSpellableEndIsAcceptedAndReadableAgain() throws {

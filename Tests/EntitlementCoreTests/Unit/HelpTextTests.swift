@@ -29,7 +29,7 @@ extension Unit {
             let text = HelpText.forCommand(spec)
             for option in spec.options {
                 #expect(text.contains("--\(option.name)"), "--\(option.name)")
-                #expect(text.contains(option.help), "help of --\(option.name)")
+                #expect(text.contains(option.helpLine), "help of --\(option.name)")
                 if let value = option.valueName { #expect(text.contains("--\(option.name) \(value)")) }
             }
             for argument in spec.arguments {

@@ -122,9 +122,10 @@ extension Unit {
 
         @Test func newerSchemaVersionIsRefused() {
             let error = fieldError(#"{"schema_version": 2, "customer_user_id": "u"}"#)
-            #expect(error == FieldError(path: "schema_version", message: "schema_version 2 is newer than this tool supports (1); upgrade entitlement"))
-            #expect(error.map(SchemaVersion.isNewer) == true)
-            #expect(SchemaVersion.isNewer(FieldError(path: "schema_version", message: "must be 1 or more, found 0")) == false)
+            #expect(error == FieldError(path: "schema_version", message: "schema_version 2 is newer than this tool supports (1); upgrade entitlement",
+                                        newerSchemaVersion: 2))
+            #expect(fieldError(#"{"schema_version": 0, "customer_user_id": "u"}"#)?.newerSchemaVersion == nil)
+            #expect(EntitlementStore.fieldError(error!, path: "p.json") == .newerSchema(path: "p.json", version: 2))
         }
 
         @Test func missingSchemaVersionMeansOneAndIsWrittenAsOne() throws {

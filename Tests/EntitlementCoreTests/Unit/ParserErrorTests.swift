@@ -17,7 +17,7 @@ extension Unit {
             init(_ arguments: [String], _ message: String, command: String? = nil) {
                 self.arguments = arguments
                 self.message = message
-                self.command = command ?? arguments.first.flatMap { name in Command.all.contains { $0.spec.name == name } ? name : nil }
+                self.command = command ?? arguments.first.flatMap { name in Command.table.contains { $0.spec.name == name } ? name : nil }
             }
         }
 
@@ -45,7 +45,9 @@ extension Unit {
             UsageCase(["path"], "missing argument USER."),
             UsageCase(["status", "alice", "bob"], "unexpected argument 'bob'."),
             UsageCase(["check", "alice", "premium", "extra"], "unexpected argument 'extra'."),
-            UsageCase(["check", "--stdin", "premium", "extra"], "unexpected argument 'extra'."),
+            UsageCase(["check", "--stdin", "premium", "extra"], "unexpected argument 'extra': --stdin reads the user ids; the only other argument is ENTITLEMENT."),
+            UsageCase(["check", "--stdin", "alice", "premium"], "unexpected argument 'premium': --stdin reads the user ids"),
+            UsageCase(["check", "--profile-id", "6b1c", "alice", "premium"], "unexpected argument 'premium': --profile-id names the profile"),
             UsageCase(["status", "--profile-id", "p1", "alice"], "unexpected argument 'alice'."),
             UsageCase(["grant", "alice", "premium", "extra", "--lifetime"], "unexpected argument 'extra'."),
             UsageCase(["init", "extra"], "unexpected argument 'extra'."),
@@ -113,8 +115,7 @@ extension Unit {
             let error = #expect(throws: EntitlementError.self) { try Command.parse(item.arguments) }
             #expect(error?.exitCode == .usage)
             #expect(error?.description.contains(item.message) == true, "\(error?.description ?? "no error")")
-            guard case .usage(_, _, let command)? = error else { return }
-            #expect(command == item.command)
+            #expect(error?.usageCommand == item.command)
         }
 
         @Test func wholeErrorValuesCompareEqual() {

@@ -21,7 +21,7 @@ extension Unit {
             F.purchase("c-coins", product: F.coins, type: .consumablePurchase, from: "2026-01-10T00:00:00Z", to: nil),
         ])
 
-        func revoke(_ request: RevokeRequest, _ profile: Profile = profile) throws(EntitlementError) -> (Profile, [String]) {
+        func revoke(_ request: RevokeRequest, _ profile: Profile = profile) throws(RevokeError) -> (Profile, [String]) {
             try RevokePlanner.apply(request, to: profile, engine: F.engine, now: Self.now)
         }
 
@@ -90,31 +90,31 @@ extension Unit {
         }
 
         @Test func storePurchaseByIDNeedsIncludeStore() throws {
-            let error = #expect(throws: EntitlementError.self) {
+            let error = #expect(throws: RevokeError.self) {
                 try revoke(RevokeRequest(entitlement: "premium", transactionID: "t-active", actor: "dana"))
             }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("add --include-store") == true)
-            guard case .usage(_, _, let command)? = error else { return }
-            #expect(command == "revoke")
+            #expect(error.map(EntitlementError.revoke)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.revoke)?.description.contains("add --include-store") == true)
+            #expect(error == .storePurchaseNeedsIncludeStore(id: "t-active", store: "app_store"))
             let (_, revoked) = try revoke(RevokeRequest(entitlement: "premium", transactionID: "t-active", includeStore: true, actor: "dana"))
             #expect(revoked == ["t-active"])
         }
 
         @Test func unknownTransactionIsNotFound() {
-            let error = #expect(throws: EntitlementError.self) {
+            let error = #expect(throws: RevokeError.self) {
                 try revoke(RevokeRequest(entitlement: "premium", transactionID: "nope", actor: "dana"))
             }
-            #expect(error == .notFound("no transaction 'nope' in the profile of 'alice@example.com'"))
-            #expect(error?.exitCode == .notFound)
+            #expect(error == .transactionNotFound(id: "nope", user: "alice@example.com"))
+            #expect(error.map(EntitlementError.revoke)?.description == "no transaction 'nope' in the profile of 'alice@example.com'")
+            #expect(error.map(EntitlementError.revoke)?.exitCode == .notFound)
         }
 
         @Test func transactionOfAnotherEntitlementIsAUsageError() {
-            let error = #expect(throws: EntitlementError.self) {
+            let error = #expect(throws: RevokeError.self) {
                 try revoke(RevokeRequest(entitlement: "premium", transactionID: "g-sports", actor: "dana"))
             }
-            #expect(error?.exitCode == .usage)
-            #expect(error?.description.contains("does not give 'premium'") == true)
+            #expect(error.map(EntitlementError.revoke)?.exitCode == .usage)
+            #expect(error.map(EntitlementError.revoke)?.description.contains("does not give 'premium'") == true)
         }
 
         @Test func alreadyRevokedTransactionRevokesNothing() throws {

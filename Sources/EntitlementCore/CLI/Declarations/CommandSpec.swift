@@ -1,0 +1,37 @@
+/// A command's declaration: name, abstract, arguments and options, declared once.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var discussion: String?
+    /// The usage line after `entitlement NAME`, when the generated one is not clear enough.
+    public var usage: String?
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    public var examples: [String]
+
+    init(name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
+         arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.usage = usage
+        self.arguments = arguments
+        self.options = (options + [CommonOptions.help]).map(\.spec)
+        self.examples = examples
+    }
+
+    public var usageLine: String {
+        if let usage { return "entitlement \(name) \(usage)" }
+        var parts = ["entitlement", name]
+        for argument in arguments {
+            let text = argument.name + (argument.isVariadic ? "..." : "")
+            parts.append(argument.isOptional ? "[\(text)]" : text)
+        }
+        parts.append("[options]")
+        return parts.joined(separator: " ")
+    }
+
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+    func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+}
+

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where a command writes: a file descriptor, buffered, or memory for tests.
+///
+/// Sendable for real: the buffer and the first write error sit behind a `Mutex`, so
+/// threads that answer parts of `check --stdin` may share one sink. A write takes the
+/// lock once and copies its bytes; the cost is noise beside the copy itself.
+public final class OutputSink: Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var writeError: String?
+    }
+
+    private let state = Mutex(State())
+    private let fd: Int32?
+    /// Whether this sink is a terminal (decides colour and progress).
+    public let isTerminal: Bool
+
+    /// A sink over a file descriptor (1 or 2).
+    public init(fileDescriptor: Int32) {
+        fd = fileDescriptor
+        isTerminal = isatty(fileDescriptor) == 1
+        state.withLock { $0.buffer.reserveCapacity(64 * 1024) }
+    }
+
+    /// A sink that keeps what is written, for tests.
+    public init(capturingAsTerminal isTerminal: Bool = false) {
+        fd = nil
+        self.isTerminal = isTerminal
+    }
+
+    /// The first write error (for example a full disk), so the run can fail with exit 4.
+    public var writeError: String? { state.withLock { $0.writeError } }
+
+    public func write(_ text: String) {
+        state.withLock { state in
+            state.buffer.append(contentsOf: text.utf8)
+            if state.buffer.count >= 64 * 1024 { flush(&state) }
+        }
+    }
+
+    public func write(bytes: [UInt8]) {
+        state.withLock { state in
+            state.buffer.append(contentsOf: bytes)
+            if state.buffer.count >= 64 * 1024 { flush(&state) }
+        }
+    }
+
+    /// Writes out what is buffered (a no-op for captured sinks).
+    public func flush() {
+        state.withLock { flush(&$0) }
+    }
+
+    private func flush(_ state: inout State) {
+        guard let fd, !state.buffer.isEmpty else { return }
+        var offset = 0
+        var failure: String?
+        state.buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let result = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += result
+            }
+        }
+        if state.writeError == nil { state.writeError = failure }
+        state.buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Everything written so far (captured sinks only).
+    public var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
+}
+
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, bytes, count)
+    #else
+    return Darwin.write(fd, bytes, count)
+    #endif
+}
