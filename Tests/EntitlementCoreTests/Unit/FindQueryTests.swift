@@ -87,6 +87,10 @@ extension Unit {
             #expect(!grace.mayMatch(plain))
             #expect(grace.mayMatch(plain + Array(#"{"x":"\u0041"}"#.utf8)), "an escape turns the prefilter off")
             #expect(ProfilePrefilter(FindQuery(states: [.active]), configuration: F.configuration).passesEverything)
+            let nulls = Array(#"{"renewal_info": {"t1": {"grace_period_expires_at" : null, "is_in_billing_retry": false}}}"#.utf8)
+            #expect(!grace.mayMatch(nulls), "an explicit null is no grace period")
+            #expect(!ProfilePrefilter(FindQuery(states: [.billingRetry]), configuration: F.configuration).mayMatch(nulls))
+            #expect(grace.mayMatch(Array(#"{"grace_period_expires_at":"2026-01-30T00:00:00Z"}"#.utf8)))
         }
 
         static func randomProfile(_ random: inout SplitMix64, index: Int) -> Profile {
