@@ -55,7 +55,11 @@ public struct CLI {
         case .history(let history): return try history.run(context)
         case .grant(let grant): return try grant.run(context)
         case .revoke(let revoke): return try revoke.run(context)
+        case .restore(let restore): return try restore.run(context)
         case .import(let importCommand): return try importCommand.run(context)
+        case .find(let find): return try find.run(context)
+        case .summary(let summary): return try summary.run(context)
+        case .verify(let verify): return try verify.run(context)
         case .initStore(let initCommand): return try initCommand.run(context)
         case .path(let path): return try path.run(context)
         case .help(let spec):

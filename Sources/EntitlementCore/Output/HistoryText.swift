@@ -9,6 +9,7 @@ enum HistoryText {
             case .purchase: what = transaction.type.rawValue
             case .grant: what = "grant"
             case .revocation: what = "revocation"
+            case .restore: what = "restore"
             }
             let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
             table.append([
