@@ -10,7 +10,11 @@ public enum Command: Sendable {
     case history(HistoryCommand)
     case grant(GrantCommand)
     case revoke(RevokeCommand)
+    case restore(RestoreCommand)
     case `import`(ImportCommand)
+    case find(FindCommand)
+    case summary(SummaryCommand)
+    case verify(VerifyCommand)
     case initStore(InitCommand)
     case path(PathCommand)
     case completions(CompletionsCommand)
@@ -28,7 +32,11 @@ public enum Command: Sendable {
         (HistoryCommand.spec, { (parsed) throws(EntitlementError) in .history(try HistoryCommand(parsed)) }),
         (GrantCommand.spec, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
         (RevokeCommand.spec, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
+        (RestoreCommand.spec, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
         (ImportCommand.spec, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
+        (FindCommand.spec, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
+        (SummaryCommand.spec, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
+        (VerifyCommand.spec, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
         (InitCommand.spec, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
         (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
         (CompletionsCommand.spec, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
@@ -76,7 +84,11 @@ public enum Command: Sendable {
         case .history: return HistoryCommand.spec
         case .grant: return GrantCommand.spec
         case .revoke: return RevokeCommand.spec
+        case .restore: return RestoreCommand.spec
         case .import: return ImportCommand.spec
+        case .find: return FindCommand.spec
+        case .summary: return SummaryCommand.spec
+        case .verify: return VerifyCommand.spec
         case .initStore: return InitCommand.spec
         case .path: return PathCommand.spec
         case .completions: return CompletionsCommand.spec

@@ -15,10 +15,37 @@ public final class InputSource: Sendable {
         isTerminal = isatty(fileDescriptor) == 1
     }
 
-    public init(text: String) {
+    /// Given text, for tests; `isTerminal` makes it stand in for a person at a terminal.
+    public init(text: String, isTerminal: Bool = false) {
         fd = nil
         pending = Mutex(Array(text.utf8))
-        isTerminal = false
+        self.isTerminal = isTerminal
+    }
+
+    /// One line without its line end (an answer typed at a prompt), or nil at end of input.
+    /// From a descriptor it reads byte by byte, so nothing after the line is consumed.
+    public func readLine() -> String? {
+        guard let fd else {
+            return pending.withLock { pending in
+                guard !pending.isEmpty else { return nil }
+                let end = pending.firstIndex(of: 0x0A) ?? pending.endIndex
+                var line = pending[..<end]
+                if line.last == 0x0D { line = line.dropLast() }
+                defer { pending.removeSubrange(..<min(end + 1, pending.endIndex)) }
+                return String(decoding: line, as: UTF8.self)
+            }
+        }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(fd, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == 0x0A { break }
+            line.append(byte)
+        }
+        if line.last == 0x0D { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// The next chunk of bytes, or nil at end of input.

@@ -12,17 +12,22 @@ public struct GrantCommand: RunnableCommand, Equatable {
             ISO 8601 (P7D, P1M, P1Y, PT12H); or daily, three_day, weekly, two_week, monthly,
             two_month, three_month, six_month, yearly, lifetime. Months and years are calendar
             months and years in UTC. An unknown user gets a new profile.
+            With --stdin, grants to every customer id on standard input (one per line) under one
+            lock; a bad line is reported with its number and the others still apply, unless
+            --all-or-nothing. See docs/grants.md.
             """,
-        usage: "USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]",
+        usage: "USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]\n       entitlement grant --stdin ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]",
         arguments: [
-            ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
-            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, help: "A configured entitlement, for example premium."),
+            ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (not with --stdin)."),
+            ArgumentSpec("ENTITLEMENT", kind: .entitlementID, optional: true, help: "A configured entitlement, for example premium."),
         ],
-        options: [durationOption, untilOption, lifetimeFlag, startsOption, idempotencyKeyOption] + MutationOptions.declarations,
+        options: [durationOption, untilOption, lifetimeFlag, startsOption, idempotencyKeyOption, stdinFlag, allOrNothingFlag, quietFlag]
+            + MutationOptions.declarations,
         examples: [
             "entitlement grant alice@example.com premium --duration 1m --reason 'Outage INC-42' --actor dana",
             "entitlement grant alice@example.com premium --until 2026-12-31 --idempotency-key INC-42-alice",
             "entitlement grant bob premium --lifetime --reason 'Beta tester'",
+            "cut -f1 outage.tsv | entitlement grant --stdin premium --duration 7d --reason 'Outage INC-42' --idempotency-key INC-42",
         ])
 
     /// `GrantDuration.parse`: nil inside means "lifetime" spelt as a duration.
@@ -38,10 +43,17 @@ public struct GrantCommand: RunnableCommand, Equatable {
     static let untilOption = Option<Date>.date("until", help: "The grant ends at this date.")
     static let lifetimeFlag = Flag("lifetime", help: "The grant never expires.")
     static let startsOption = Option<Date>.date("starts", help: "The grant starts later (state 'scheduled' until then).")
-    static let idempotencyKeyOption = Option<String>.text("idempotency-key", value: "KEY", help: "A retry with the same key changes nothing.")
+    static let idempotencyKeyOption = Option<String>.text("idempotency-key", value: "KEY",
+                                                          help: "A retry with the same key changes nothing (the key is scoped per customer).")
+    static let stdinFlag = Flag("stdin", help: "Grant to every customer id on standard input, one per line, under one lock.")
+    static let allOrNothingFlag = Flag("all-or-nothing", help: "With --stdin: write nothing unless every line is valid and every grant succeeds.")
+    static let quietFlag = Flag("quiet", short: "q", help: "With --stdin: no progress bar and no summary; only the exit code answers.")
 
-    public var userID: String
+    /// The customer; nil with --stdin.
+    public var userID: String?
     public var entitlement: String
+    public var allOrNothing: Bool
+    public var quiet: Bool
     public var term: GrantRequest.Term
     public var startsAt: Date?
     public var reason: String?
@@ -50,10 +62,26 @@ public struct GrantCommand: RunnableCommand, Equatable {
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        userID = try UserID.argument(parsed.positionals[0], command: name)
-        // A pasted id with a stray space would silently create a second customer.
-        if userID.trimmingWhitespace != userID { throw .invalidUserID(.surroundingWhitespace(userID), command: name) }
-        entitlement = parsed.positionals[1]
+        if parsed.flag(Self.stdinFlag) {
+            guard parsed.positionals.count == 1 else {
+                throw .usage(parsed.positionals.isEmpty ? "missing argument ENTITLEMENT." : "with --stdin, give only ENTITLEMENT; the ids come from standard input.",
+                             command: name)
+            }
+            userID = nil
+            entitlement = parsed.positionals[0]
+        } else {
+            guard parsed.positionals.count == 2 else { throw .usage("missing argument \(parsed.positionals.isEmpty ? "USER" : "ENTITLEMENT").", command: name) }
+            let id = try UserID.argument(parsed.positionals[0], command: name)
+            // A pasted id with a stray space would silently create a second customer.
+            if id.trimmingWhitespace != id { throw .invalidUserID(.surroundingWhitespace(id), command: name) }
+            userID = id
+            entitlement = parsed.positionals[1]
+            for flag in [Self.allOrNothingFlag, Self.quietFlag] where parsed.flag(flag) {
+                throw .usage("--\(flag.spec.name) goes with --stdin.", command: name)
+            }
+        }
+        allOrNothing = parsed.flag(Self.allOrNothingFlag)
+        quiet = parsed.flag(Self.quietFlag)
         guard !entitlement.isEmpty else { throw .usage("the entitlement must not be empty.", command: name) }
         let terms: [any OptionDeclaration] = [Self.durationOption, Self.untilOption, Self.lifetimeFlag]
         let given = terms.filter(parsed.isGiven).map { "--\($0.spec.name)" }
@@ -84,8 +112,9 @@ public struct GrantCommand: RunnableCommand, Equatable {
             throw .unknownEntitlement(UnknownEntitlement(entitlement, known: configuration.entitlementIDs, configPath: store.configPath))
         }
         let now = context.now()
-        let request = GrantRequest(userID: userID, entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
+        let request = GrantRequest(userID: userID ?? "", entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
                                    actor: options.resolvedActor(context), idempotencyKey: idempotencyKey)
+        guard let userID else { return try runBulk(request, store: store, configuration: configuration, now: now, context: context) }
         let transactionID = "manual-" + context.newID()
         let profileID = context.newID()
         let plan = { () throws(EntitlementError) -> GrantOutcome in

@@ -9,19 +9,21 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.profileID,
-            entitlementOption, sinceOption, limitOption,
+            entitlementOption, sinceOption, untilOption, limitOption,
             CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders,
         ],
-        examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --json"])
+        examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
 
     static let entitlementOption = Option<String>.string("entitlement", value: "ID", kind: .entitlementID, help: "Only transactions that unlock this entitlement.")
     static let sinceOption = Option<Date>.date("since", help: "Only events at or after this date.")
+    static let untilOption = Option<Date>.date("until", help: "Only events before this date.")
     static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
     public var lookup: ProfileLookup
     public var store: String?
     public var entitlement: String?
     public var since: Date?
+    public var until: Date?
     public var limit: Int?
     public var json: Bool
     public var output: OutputChoice
@@ -31,6 +33,10 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         entitlement = try parsed.value(Self.entitlementOption)
         since = try parsed.value(Self.sinceOption)
+        until = try parsed.value(Self.untilOption)
+        if let since, let until, until <= since {
+            throw .usage("--until (\(ISODate.format(until))) must be after --since (\(ISODate.format(since))).", command: Self.spec.name)
+        }
         limit = try parsed.value(Self.limitOption)
         output = try OutputChoice.parse(parsed)
         json = output.format == .json
@@ -51,6 +57,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             events = events.filter { engine.transaction($0.transaction, unlocks: entitlement) }
         }
         if let since { events = events.filter { $0.at >= since } }
+        if let until { events = events.filter { $0.at < until } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")

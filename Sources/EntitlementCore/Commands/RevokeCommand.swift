@@ -9,22 +9,29 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             Sets revoked_at on every active or scheduled manual grant of ENTITLEMENT, and records
             the actor and reason. Nothing is deleted. Without --include-store, access that comes
             from a store purchase stays, and the command says which purchase keeps it.
+            First shows what it will revoke and the access that remains or ends. On a terminal it
+            then asks for confirmation; without one it refuses (exit 2) unless --yes is given.
+            --dry-run never asks. 'entitlement restore' undoes a revocation.
             """,
         arguments: [
             ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
             ArgumentSpec("ENTITLEMENT", kind: .entitlementID, help: "The entitlement to revoke."),
         ],
-        options: [transactionOption, includeStoreFlag] + MutationOptions.declarations,
+        options: [transactionOption, includeStoreFlag, yesFlag] + MutationOptions.declarations,
         examples: [
             "entitlement revoke alice@example.com premium --reason 'Granted by mistake'",
+            "entitlement revoke alice@example.com premium --reason 'Granted by mistake' --yes   # in scripts",
             "entitlement revoke alice@example.com premium --include-store --reason 'Refunded by support, ticket 981'",
         ])
 
     static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, help: "Revoke only this transaction.")
     static let includeStoreFlag = Flag("include-store", help: "Also revoke store purchases (for refunds handled outside the store).")
+    static let yesFlag = Flag("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal).")
 
     public var userID: String
     public var request: RevokeRequestOptions
+    /// `--yes`: no confirmation.
+    public var yes: Bool
     var options: MutationOptions
 
     /// The parsed parts of a revoke request; the actor is resolved at run time.
@@ -43,6 +50,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         request = RevokeRequestOptions(entitlement: entitlement, transactionID: try parsed.value(Self.transactionOption),
                                        includeStore: parsed.flag(Self.includeStoreFlag), reason: try parsed.value(CommonOptions.reason))
         options = try MutationOptions(parsed)
+        yes = parsed.flag(Self.yesFlag)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -65,16 +73,15 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             }
             return (changed, revoked)
         }
-        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
-        let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
-        // A store product may unlock more than the entitlement named; say what else it took.
-        var alsoAffected: [String] = []
-        for id in revoked {
-            guard let productID = profile.transaction(id: id)?.productID else { continue }
-            for other in engine.configuration.entitlements(unlockedBy: productID) where other != request.entitlement && !alsoAffected.contains(other) {
-                alsoAffected.append(other)
+        if !options.dryRun, !yes {
+            guard try confirm(revokeRequest, store: store, engine: engine, now: now, context: context) else {
+                context.stderr.write("Nothing revoked.\n")
+                return .notEntitled
             }
         }
+        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
+        let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
+        let alsoAffected = Self.alsoAffected(revoked, in: profile, engine: engine, entitlement: request.entitlement)
         MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,
                               json: options.json, at: now, context: context)
         return .success
@@ -86,5 +93,17 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         let known = engine.entitlementIDs(for: profile)
         guard !known.contains(entitlement) else { return }
         throw .unknownEntitlement(UnknownEntitlement(entitlement, known: known, configPath: configPath))
+    }
+
+    /// A store product may unlock more than the entitlement named; the others it takes.
+    static func alsoAffected(_ revoked: [String], in profile: Profile, engine: StatusEngine, entitlement: String) -> [String] {
+        var others: [String] = []
+        for id in revoked {
+            guard let productID = profile.transaction(id: id)?.productID else { continue }
+            for other in engine.configuration.entitlements(unlockedBy: productID) where other != entitlement && !others.contains(other) {
+                others.append(other)
+            }
+        }
+        return others
     }
 }

@@ -9,6 +9,8 @@ public struct HistoryEvent: Equatable, Sendable {
         case grant
         /// A refund or a support revocation.
         case revocation
+        /// A support revocation undone by `restore`.
+        case restore
     }
 
     public var at: Date
@@ -26,6 +28,12 @@ public struct HistoryEvent: Equatable, Sendable {
                                             actor: transaction.grantedBy, reason: transaction.reason), index * 2))
             } else {
                 events.append((HistoryEvent(at: transaction.purchasedAt, kind: .purchase, transaction: transaction, actor: nil, reason: nil), index * 2))
+            }
+            for undone in transaction.raw[Transaction.restoredRevocationsKey] == nil ? [] : transaction.restoredRevocations {
+                events.append((HistoryEvent(at: undone.revokedAt, kind: .revocation, transaction: transaction,
+                                            actor: undone.revokedBy, reason: undone.revocationReason), index * 2 + 1))
+                events.append((HistoryEvent(at: undone.restoredAt, kind: .restore, transaction: transaction,
+                                            actor: undone.restoredBy, reason: undone.restoreReason), index * 2 + 1))
             }
             if let revokedAt = transaction.revokedAt {
                 events.append((HistoryEvent(at: revokedAt, kind: .revocation, transaction: transaction,

@@ -77,7 +77,7 @@ public struct StatusEngine: Sendable {
                  supersession: Supersession? = nil) -> TransactionVerdict {
         if transaction.type == .consumablePurchase { return .consumable }
         guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
-        if let revokedAt = transaction.revokedAt, revokedAt <= date { return .revoked(at: revokedAt) }
+        if let revokedAt = transaction.revocationInEffect(at: date) { return .revoked(at: revokedAt) }
         if transaction.effectiveStart > date { return .notStarted(startsAt: transaction.effectiveStart) }
         if let supersession, supersession.at.map({ $0 <= date }) ?? true {
             return .superseded(by: supersession.by, at: supersession.at)

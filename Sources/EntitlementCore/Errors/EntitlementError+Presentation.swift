@@ -11,6 +11,7 @@ extension EntitlementError: CustomStringConvertible {
         case .unknownEntitlement: return "unknown_entitlement"
         case .grant(let error): return error.code
         case .revoke(let error): return error.code
+        case .restore(let error): return error.code
         case .storeMissing: return "store_not_found"
         case .storeExists: return "store_exists"
         case .invalidFile: return "invalid_file"
@@ -27,6 +28,7 @@ extension EntitlementError: CustomStringConvertible {
         case .unknownUser, .unknownProfileID, .unknownEntitlement: return .notFound
         case .grant: return .usage
         case .revoke(let error): return error.exitCode
+        case .restore: return .usage
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
         case .busy: return .busy
         }
@@ -43,6 +45,7 @@ extension EntitlementError: CustomStringConvertible {
         case .unknownEntitlement(let unknown): return "entitlement '\(Terminal.escape(unknown.id))' is not in the product configuration"
         case .grant(let error): return error.message
         case .revoke(let error): return error.message
+        case .restore(let error): return error.message
         case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
         case .storeExists(let path): return "a store already exists at \(Terminal.escape(path)); init never overwrites one"
         case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
@@ -69,6 +72,7 @@ extension EntitlementError: CustomStringConvertible {
             return hint + " Add new ones to \(unknown.configPath.map(Terminal.escape) ?? "config.json")."
         case .grant(let error): return error.hint
         case .revoke: return nil
+        case .restore(let error): return error.hint
         case .storeMissing: return "Create one with 'entitlement init --store DIR', or point --store or $ENTITLEMENT_STORE at an existing store."
         case .invalidFile: return "The tool never rewrites a file it cannot read. Fix it by hand; see docs/store-format.md."
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
@@ -91,6 +95,7 @@ extension EntitlementError: CustomStringConvertible {
         switch self {
         case .grant: return true
         case .revoke(let error): return error.exitCode == .usage
+        case .restore: return false
         default: return false
         }
     }

@@ -17,6 +17,8 @@ public enum EntitlementError: Error, Equatable, Sendable {
     case grant(GrantError)
     /// A revoke the planner refused.
     case revoke(RevokeError)
+    /// A restore the planner refused.
+    case restore(RestoreError)
     /// No store at this path.
     case storeMissing(path: String)
     /// `init` on a directory that already holds a store.

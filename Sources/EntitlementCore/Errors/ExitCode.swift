@@ -20,11 +20,11 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// One line for the exit-code tables in help and README.
     public var meaning: String {
         switch self {
-        case .success: return "success, or check: entitled"
-        case .notEntitled: return "check: not entitled"
+        case .success: return "success; check: entitled; find: found; verify: clean"
+        case .notEntitled: return "no: check: not entitled; find: nothing matched; revoke: declined"
         case .usage: return "usage error: unknown command or option, bad value, bad date"
         case .notFound: return "not found: unknown user, profile, transaction or entitlement (check: only with --strict)"
-        case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema"
+        case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema; verify: problems found"
         case .busy: return "store busy: lock not acquired in time"
         }
     }

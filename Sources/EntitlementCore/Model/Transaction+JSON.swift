@@ -36,6 +36,7 @@ extension Transaction {
         idempotencyKey = try reader.optionalString(K.idempotencyKey.rawValue)
         isUpgraded = try reader.optionalBool(K.isUpgraded.rawValue)
         _ = try reader.optionalObject(K.vendor.rawValue)
+        try Self.checkRestoredRevocations(reader)
         raw = reader.object
     }
 

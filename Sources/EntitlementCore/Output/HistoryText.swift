@@ -36,6 +36,7 @@ enum HistoryText {
         case .purchase: return event.transaction.type.rawValue
         case .grant: return "grant"
         case .revocation: return "revocation"
+        case .restore: return "restore"
         }
     }
 }

@@ -59,3 +59,37 @@ struct GoldenOutputTests {
         #expect(since.stdout.hasPrefix("No events"))
     }
 }
+
+/// Golden files of the store-wide commands on the demo store.
+struct StoreWideGoldenTests {
+    let at = "2026-01-15T12:00:00Z"
+
+    @Test func findTableAndJSON() {
+        expectGolden(runCLI(["find", "--store", demoStorePath, "--at", at, "--state", "active,grace_period", "--entitlement", "premium"]).stdout,
+                     named: "find-premium-active.txt")
+        expectGolden(runCLI(["find", "--store", demoStorePath, "--at", at, "--state", "grace_period,billing_retry,revoked", "--json"]).stdout,
+                     named: "find-trouble.jsonl")
+    }
+
+    @Test func summaryTextAndJSON() {
+        expectGolden(runCLI(["summary", "--store", demoStorePath, "--at", at]).stdout, named: "summary-demo.txt")
+        expectGolden(runCLI(["summary", "--store", demoStorePath, "--at", at], environment: ["NO_COLOR": "1"], terminal: true).stdout,
+                     named: "summary-demo-terminal.txt")
+        expectGolden(runCLI(["summary", "--store", demoStorePath, "--at", at, "--json"]).stdout, named: "summary-demo.json")
+    }
+
+    @Test func bulkGrantSummaryAndJSONLines() {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        let input = "manual-active\nnew-customer\n\nnew-customer\n\tbad\n"
+        let arguments = ["grant", "--stdin", "premium", "--duration", "1m", "--reason", "Outage INC-42", "--actor", "dana", "--store", store]
+        expectGolden(runCLI(arguments + ["--dry-run"], stdin: input, ids: IDSequence()).stdout, named: "grant-stdin-dry-run.txt")
+        expectGolden(runCLI(arguments + ["--json"], stdin: input, ids: IDSequence()).stdout, named: "grant-stdin.jsonl")
+    }
+
+    @Test func revokePreview() {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        expectGolden(runCLI(["revoke", "active-renewing", "premium", "--include-store", "--store", store]).stderr, named: "revoke-preview.txt")
+    }
+}

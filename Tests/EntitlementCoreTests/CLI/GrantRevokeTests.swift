@@ -86,7 +86,7 @@ struct GrantRevokeTests {
         let result = runCLI(["grant", "manual-active", "premium", "--lifetime", "--dry-run", "--store", store, "--json"])
         #expect(try json(result.stdout)["dry_run"] == .bool(true))
         #expect(readFile(store + "/profiles/manual-active.json") == before)
-        let revoke = runCLI(["revoke", "manual-active", "premium", "--dry-run", "--store", store])
+        let revoke = runCLI(["revoke", "--yes", "manual-active", "premium", "--dry-run", "--store", store])
         #expect(revoke.stdout.hasPrefix("Dry run: would revoke 1 transaction"))
         #expect(readFile(store + "/profiles/manual-active.json") == before)
     }
@@ -101,12 +101,12 @@ struct GrantRevokeTests {
 
     @Test func revokeRemovesManualAccessAndKeepsHistory() throws {
         let store = directory.copyOfDemoStore()
-        let result = runCLI(["revoke", "manual-active", "premium", "--reason", "Granted by mistake", "--actor", "sam", "--store", store, "--json"])
+        let result = runCLI(["revoke", "--yes", "manual-active", "premium", "--reason", "Granted by mistake", "--actor", "sam", "--store", store, "--json"])
         #expect(result.exitCode == 0)
         let object = try json(result.stdout)
         #expect(object["changed"] == .bool(true))
         #expect(object["access_level"]?.objectValue?["state"] == .string("revoked"))
-        let again = runCLI(["revoke", "manual-active", "premium", "--store", store, "--json"])
+        let again = runCLI(["revoke", "--yes", "manual-active", "premium", "--store", store, "--json"])
         #expect(try json(again.stdout)["changed"] == .bool(false))
         let history = runCLI(["history", "manual-active", "--store", store])
         #expect(history.stdout.contains("revocation"))
@@ -116,19 +116,19 @@ struct GrantRevokeTests {
 
     @Test func revokeSaysWhenAccessComesFromTheStore() throws {
         let store = directory.copyOfDemoStore()
-        let result = runCLI(["revoke", "active-renewing", "premium", "--store", store])
+        let result = runCLI(["revoke", "--yes", "active-renewing", "premium", "--store", store])
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("Nothing changed"))
         #expect(result.stdout.contains("stays active: it comes from a store purchase (app_store, com.example.premium.monthly)"))
-        let included = runCLI(["revoke", "active-renewing", "premium", "--include-store", "--reason", "Refund by support", "--store", store, "--json"])
+        let included = runCLI(["revoke", "--yes", "active-renewing", "premium", "--include-store", "--reason", "Refund by support", "--store", store, "--json"])
         #expect(try json(included.stdout)["access_level"]?.objectValue?["state"] == .string("revoked"))
     }
 
     @Test func revokeOfUnknownUserIsNotFound() {
         let store = directory.copyOfDemoStore()
-        let result = runCLI(["revoke", "nobody", "premium", "--store", store])
+        let result = runCLI(["revoke", "--yes", "nobody", "premium", "--store", store])
         #expect(result.exitCode == 3)
-        let transaction = runCLI(["revoke", "manual-active", "premium", "--transaction", "nope", "--store", store])
+        let transaction = runCLI(["revoke", "--yes", "manual-active", "premium", "--transaction", "nope", "--store", store])
         #expect(transaction.exitCode == 3)
     }
 
@@ -143,7 +143,7 @@ struct GrantRevokeTests {
         let store = directory.copyOfDemoStore()
         let path = store + "/profiles/victim.json"
         writeFile(path, content)
-        for arguments in [["grant", "victim", "premium", "--duration", "1m"], ["revoke", "victim", "premium"], ["status", "victim"], ["check", "victim"]] {
+        for arguments in [["grant", "victim", "premium", "--duration", "1m"], ["revoke", "--yes", "victim", "premium"], ["status", "victim"], ["check", "victim"]] {
             let result = runCLI(arguments + ["--store", store])
             #expect(result.exitCode == 4, "\(arguments)")
             #expect(result.stderr.hasPrefix("Error: \(path): "), "\(result.stderr)")
@@ -185,7 +185,7 @@ struct GrantRevokeTests {
         let result = runCLI(["grant", "u", "premium", "--duration", "1d", "--lock-timeout", "0.2", "--store", store])
         #expect(result.exitCode == 5)
         #expect(result.stderr.hasPrefix("Error: store is busy"))
-        let fromEnvironment = runCLI(["revoke", "manual-active", "premium", "--store", store], environment: ["ENTITLEMENT_LOCK_TIMEOUT": "0.1"])
+        let fromEnvironment = runCLI(["revoke", "--yes", "manual-active", "premium", "--store", store], environment: ["ENTITLEMENT_LOCK_TIMEOUT": "0.1"])
         #expect(fromEnvironment.exitCode == 5)
     }
 }

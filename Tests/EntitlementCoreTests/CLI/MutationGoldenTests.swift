@@ -25,9 +25,9 @@ struct MutationGoldenTests {
             ["grant", "newcomer", "premium", "--duration", "1m", "--reason", "Beta tester"],
             ["grant", "newcomer", "premium", "--duration", "7d", "--idempotency-key", "K-1"],
             ["grant", "newcomer", "sports", "--lifetime", "--dry-run"],
-            ["revoke", "newcomer", "premium", "--reason", "Granted by mistake"],
+            ["revoke", "newcomer", "premium", "--reason", "Granted by mistake", "--yes"],
             ["grant", "newcomer", "premium", "--duration", "7d", "--idempotency-key", "K-1"],
-            ["revoke", "active-renewing", "premium"],
+            ["revoke", "active-renewing", "premium", "--yes"],
         ] {
             let result = run(arguments, store: store)
             out += "$ entitlement \(arguments.joined(separator: " "))\n\(result.stdout)\(result.stderr)-> exit \(result.exitCode)\n\n"
@@ -38,7 +38,7 @@ struct MutationGoldenTests {
     @Test func grantAndRevokeJSON() {
         let store = directory.copyOfDemoStore()
         let grant = run(["grant", "newcomer", "premium", "--until", "2026-03-01", "--json"], store: store)
-        let revoke = run(["revoke", "newcomer", "premium", "--json"], store: store)
+        let revoke = run(["revoke", "newcomer", "premium", "--json", "--yes"], store: store)
         expectGolden(grant.stdout + revoke.stdout, named: "grant-revoke.json")
     }
 

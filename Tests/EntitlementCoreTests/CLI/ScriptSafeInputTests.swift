@@ -113,7 +113,7 @@ struct ScriptSafeInputTests {
         let store = directory.copyOfDemoStore()
         let grant = ["grant", "replayed", "premium", "--duration", "1m", "--idempotency-key", "K-9", "--store", store]
         #expect(runCLI(grant).exitCode == 0)
-        #expect(runCLI(["revoke", "replayed", "premium", "--actor", "sam", "--reason", "abuse", "--store", store]).exitCode == 0)
+        #expect(runCLI(["revoke", "replayed", "premium", "--actor", "sam", "--reason", "abuse", "--yes", "--store", store]).exitCode == 0)
         let replay = runCLI(grant)
         #expect(replay.exitCode == 0)
         #expect(replay.stderr.contains("was revoked at 2026-01-15T12:00:00Z by sam (abuse); this replay did not restore it."))

@@ -63,7 +63,7 @@ extension ImportTests {
             let store = Store()
             let file = fixtures + "/revenuecat/subscriber-active.json"
             #expect(store.importing([file]).exitCode == 0)
-            let revoke = runCLI(["revoke", "rc-active@example.com", "premium", "--include-store", "--store", store.path, "--reason", "chargeback", "--actor", "dana"],
+            let revoke = runCLI(["revoke", "--yes", "rc-active@example.com", "premium", "--include-store", "--store", store.path, "--reason", "chargeback", "--actor", "dana"],
                                 now: documentTime)
             #expect(revoke.exitCode == 0)
             let before = store.snapshot()

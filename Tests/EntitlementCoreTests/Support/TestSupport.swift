@@ -23,12 +23,17 @@ struct CLIResult {
 }
 
 /// Runs the CLI in-process with captured streams and a fixed clock.
+/// `ids` numbers new ids (`id-1`, `id-2`, …) for golden files; by default they are random.
+/// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            newID: @escaping @Sendable () -> String = Context.randomID, loginName: String? = "tester") -> CLIResult {
-    let stdout = OutputSink(capturingAsTerminal: false)
-    let stderr = OutputSink(capturingAsTerminal: false)
-    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin),
-                          now: { now }, newID: newID, loginName: loginName)
+            newID: (@Sendable () -> String)? = nil, loginName: String? = "tester", terminal: Bool = false,
+            ids: IDSequence? = nil) -> CLIResult {
+    let stdout = OutputSink(capturingAsTerminal: terminal)
+    let stderr = OutputSink(capturingAsTerminal: terminal)
+    let generator: @Sendable () -> String
+    if let newID { generator = newID } else if let ids { generator = { ids.next() } } else { generator = Context.randomID }
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
+                          now: { now }, newID: generator, loginName: loginName)
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }
@@ -57,6 +62,18 @@ final class SequentialIDs: Sendable {
     }
 
     var generator: @Sendable () -> String { { self() } }
+}
+
+/// Deterministic ids: `id-1`, `id-2`, … after a prefix.
+final class IDSequence: Sendable {
+    private let counter = Mutex(0)
+    let prefix: String
+
+    init(prefix: String = "") { self.prefix = prefix }
+
+    func next() -> String {
+        "\(prefix)id-\(counter.withLock { value -> Int in value += 1; return value })"
+    }
 }
 
 /// A fresh temporary directory for one test, removed when the value is released.

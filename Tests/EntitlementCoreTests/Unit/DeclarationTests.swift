@@ -47,6 +47,8 @@ extension Unit {
                 "check": ["check", "a"], "status": ["status", "a"], "history": ["history", "a"], "grant": ["grant", "a", "premium", "--lifetime"],
                 "revoke": ["revoke", "a", "premium"], "import": ["import", "f.json"], "init": ["init"], "path": ["path", "a"],
                 "completions": ["completions", "zsh"], "man": ["man"], "__complete": ["__complete", "users", "a"],
+                "find": ["find", "--state", "active"], "summary": ["summary"], "verify": ["verify"],
+                "restore": ["restore", "a", "premium", "--reason", "r"],
             ]
             for (spec, _) in Command.table {
                 let command = try Command.parse(try #require(samples[spec.name], "\(spec.name) has a sample"))

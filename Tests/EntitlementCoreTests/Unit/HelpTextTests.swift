@@ -69,7 +69,8 @@ extension Unit {
             #expect(Self.spec("status").usageLine == "entitlement status [USER] [options]")
             #expect(Self.spec("path").usageLine == "entitlement path USER [options]")
             #expect(Self.spec("init").usageLine == "entitlement init [options]")
-            #expect(Self.spec("grant").usageLine == "entitlement grant USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]")
+            #expect(Self.spec("grant").usageLine == "entitlement grant USER ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]\n"
+                    + "       entitlement grant --stdin ENTITLEMENT (--duration D | --until DATE | --lifetime) [options]")
         }
 
         @Test func exitCodesAreTheDocumentedNumbers() {

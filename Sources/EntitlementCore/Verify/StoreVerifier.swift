@@ -1,0 +1,89 @@
+/// `verify`: every problem of a store, found without writing anything.
+struct StoreVerifier {
+    let store: EntitlementStore
+
+    /// What a run found.
+    struct Report: Equatable, Sendable {
+        var problems: [VerifyProblem] = []
+        var profilesChecked = 0
+        var isClean: Bool { problems.isEmpty }
+    }
+
+    func run(progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> Report {
+        try store.requireExists()
+        var report = Report()
+        let configuration = checkConfiguration(into: &report)
+        let lint = ProfileLint(store: store, configuration: configuration)
+        var leftovers: [String] = []
+        try ProfileScan(store: store).forEachBatch(leftover: { leftovers.append($0) }) { paths in
+            let parts = Parallel.mapParts(paths, threshold: 32) { slice in
+                slice.flatMap { path -> [VerifyProblem] in
+                    do throws(EntitlementError) {
+                        guard let bytes = try store.fileSystem.readFile(path) else { return [] }
+                        return lint.problems(in: bytes, path: path)
+                    } catch {
+                        return [VerifyProblem(path: path, field: nil, message: error.description)]
+                    }
+                }
+            }
+            report.problems += parts.flatMap { $0 }
+            report.profilesChecked += paths.count
+            progress(report.profilesChecked)
+        }
+        try checkIndex(into: &report)
+        for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
+            for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
+        }
+        for path in leftovers {
+            report.problems.append(VerifyProblem(path: path, field: nil, message: "temporary file left behind by an interrupted write; delete it"))
+        }
+        if store.fileSystem.isDirectory(store.stagingPath) {
+            for name in try store.fileSystem.list(store.stagingPath).sorted() {
+                report.problems.append(VerifyProblem(path: "\(store.stagingPath)/\(name)", field: nil,
+                                                     message: "staged file of an interrupted write; the next write removes it"))
+            }
+        }
+        if store.fileSystem.exists(store.journalPath) {
+            report.problems.append(VerifyProblem(path: store.journalPath, field: nil,
+                                                 message: "journal of an interrupted multi-file write; the next write completes it"))
+        }
+        report.problems.sort()
+        return report
+    }
+
+    /// config.json's own problems; the configuration when it can be used.
+    private func checkConfiguration(into report: inout Report) -> ProductConfiguration? {
+        let path = store.configPath
+        do throws(EntitlementError) {
+            return try store.loadConfiguration()
+        } catch {
+            var message = error.description
+            if message.hasPrefix(path + ": ") { message.removeFirst(path.count + 2) }
+            report.problems.append(VerifyProblem(path: path, field: nil, message: message))
+            return nil
+        }
+    }
+
+    /// Each `index/profile-id` entry must name a profile that has that profile_id.
+    private func checkIndex(into report: inout Report) throws(EntitlementError) {
+        let directory = "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"
+        guard store.fileSystem.isDirectory(directory) else { return }
+        for name in try store.fileSystem.list(directory).sorted() where !name.hasPrefix(".") {
+            let path = "\(directory)/\(name)"
+            guard let bytes = try? store.fileSystem.readFile(path), let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty else {
+                report.problems.append(VerifyProblem(path: path, field: nil, message: "unreadable index entry: it must hold a customer user id in UTF-8"))
+                continue
+            }
+            let profilePath = store.profilePath(for: userID)
+            guard let profileBytes = try? store.fileSystem.readFile(profilePath) else {
+                report.problems.append(VerifyProblem(path: path, field: nil, message: "points nowhere: no profile file \(profilePath) for '\(userID)'"))
+                continue
+            }
+            guard let profile = try? EntitlementStore.decodeProfile(profileBytes, path: profilePath) else { continue }  // reported with the profile
+            if profile.profileID.map(ProfileFileName.name(for:)) != name {
+                report.problems.append(VerifyProblem(path: path, field: nil,
+                                                     message: "points nowhere: the profile of '\(userID)' has profile_id \(profile.profileID.map { "'\($0)'" } ?? "null"), not this one"))
+            }
+        }
+    }
+}

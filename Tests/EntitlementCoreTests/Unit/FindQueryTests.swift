@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import EntitlementCore
+
+extension Unit {
+    /// `find`'s filters, and the byte prefilter that must never drop a match.
+    struct FindQueryTests {
+        typealias F = Fixture
+        static let at = F.date("2026-01-15T12:00:00Z")
+
+        @Test func stateStoreProductAndExpiryFiltersCombine() {
+            let profile = F.profile([F.purchase("t1", from: "2026-01-01T00:00:00Z", to: "2026-01-20T00:00:00Z")])
+            var query = FindQuery(entitlement: "premium", states: [.active])
+            #expect(query.matches(profile, engine: F.engine, at: Self.at).map(\.state) == [.active])
+            query.storeName = "play_store"
+            #expect(query.matches(profile, engine: F.engine, at: Self.at).isEmpty)
+            query.storeName = "app_store"
+            query.product = F.annual
+            #expect(query.matches(profile, engine: F.engine, at: Self.at).isEmpty)
+            query.product = F.monthly
+            query.expiringWithin = GrantDuration(seconds: 4 * 86_400)
+            #expect(query.matches(profile, engine: F.engine, at: Self.at).isEmpty, "ends in 4.5 days")
+            query.expiringWithin = GrantDuration(seconds: 5 * 86_400)
+            #expect(query.matches(profile, engine: F.engine, at: Self.at).count == 1)
+        }
+
+        @Test func expiringWithinIncludesItsEndAndExcludesLifetime() {
+            let ends = F.profile([F.grant("g1", from: "2026-01-01T00:00:00Z", to: "2026-01-22T12:00:00Z")])
+            let lifetime = F.profile([F.grant("g2", from: "2026-01-01T00:00:00Z", to: nil)])
+            let query = FindQuery(expiringWithin: GrantDuration(seconds: 7 * 86_400))
+            #expect(query.matches(ends, engine: F.engine, at: Self.at).count == 1, "exactly 7 days is within")
+            #expect(query.matches(lifetime, engine: F.engine, at: Self.at).isEmpty)
+        }
+
+        @Test func withoutEntitlementEveryEntitlementOfTheProfileIsConsidered() {
+            let profile = F.profile([F.purchase("t1", product: F.annual, from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z")])
+            let ids = FindQuery(states: [.active]).matches(profile, engine: F.engine, at: Self.at).map(\.id)
+            #expect(ids == ["premium", "sports"])
+            #expect(FindQuery(states: [.never]).matches(profile, engine: F.engine, at: Self.at).isEmpty)
+        }
+
+        @Test(arguments: [("NL", true), ("nl", false), ("DE", false)])
+        func attributeMatchesStringsExactly(value: String, expected: Bool) {
+            var profile = F.profile([])
+            profile.customAttributes["country"] = .string("NL")
+            let query = FindQuery(states: [.never], attribute: .init(key: "country", value: value))
+            #expect(!query.matches(profile, engine: F.engine, at: Self.at).isEmpty == expected)
+        }
+
+        @Test func attributeNumbersCompareByValue() {
+            #expect(FindQuery.attribute(.number("42"), equals: "42.0"))
+            #expect(FindQuery.attribute(.number("42"), equals: "42"))
+            #expect(!FindQuery.attribute(.number("42"), equals: "forty-two"))
+            #expect(!FindQuery.attribute(nil, equals: ""))
+        }
+
+        /// The prefilter is a pure speed-up: over generated profiles and queries it never
+        /// rules out a profile that matches.
+        @Test func prefilterNeverDropsAMatch() {
+            var random = SplitMix64(seed: 12)
+            let states: [AccessState] = AccessState.allCases
+            var checked = 0
+            for index in 0..<400 {
+                let profile = Self.randomProfile(&random, index: index)
+                let bytes = JSONWriter().bytes(profile.json)
+                for _ in 0..<6 {
+                    var query = FindQuery()
+                    if random.next() % 2 == 0 { query.entitlement = ["premium", "sports"][Int(random.next() % 2)] }
+                    if random.next() % 4 != 0 {
+                        query.states = Set((0..<(1 + Int(random.next() % 2))).map { _ in states[Int(random.next() % UInt64(states.count))] })
+                    }
+                    if random.next() % 4 == 0 { query.storeName = ["app_store", "manual", "stripe"][Int(random.next() % 3)] }
+                    if random.next() % 4 == 0 { query.product = [F.monthly, F.annual, F.sportsMonthly][Int(random.next() % 3)] }
+                    let prefilter = ProfilePrefilter(query, configuration: F.configuration)
+                    if !query.matches(profile, engine: F.engine, at: Self.at).isEmpty {
+                        #expect(prefilter.mayMatch(bytes), "query \(query) dropped profile \(index)")
+                        checked += 1
+                    }
+                }
+            }
+            #expect(checked > 300)
+        }
+
+        @Test func prefilterRulesOutProfilesWithoutTheKey() {
+            let plain = JSONWriter().bytes(F.profile([F.purchase("t1", from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z")]).json)
+            let grace = ProfilePrefilter(FindQuery(states: [.gracePeriod]), configuration: F.configuration)
+            #expect(!grace.mayMatch(plain))
+            #expect(grace.mayMatch(plain + Array(#"{"x":"\u0041"}"#.utf8)), "an escape turns the prefilter off")
+            #expect(ProfilePrefilter(FindQuery(states: [.active]), configuration: F.configuration).passesEverything)
+            let nulls = Array(#"{"renewal_info": {"t1": {"grace_period_expires_at" : null, "is_in_billing_retry": false}}}"#.utf8)
+            #expect(!grace.mayMatch(nulls), "an explicit null is no grace period")
+            #expect(!ProfilePrefilter(FindQuery(states: [.billingRetry]), configuration: F.configuration).mayMatch(nulls))
+            #expect(grace.mayMatch(Array(#"{"grace_period_expires_at":"2026-01-30T00:00:00Z"}"#.utf8)))
+        }
+
+        static func randomProfile(_ random: inout SplitMix64, index: Int) -> Profile {
+            let base = F.date("2025-06-01T00:00:00Z")
+            func day(_ offset: UInt64) -> Date { base.addingTimeInterval(Double(offset) * 86_400) }
+            var transactions: [Transaction] = []
+            var renewals: [String: RenewalInfo] = [:]
+            for number in 0..<Int(random.next() % 4) {
+                let start = day(random.next() % 300)
+                let end = random.next() % 6 == 0 ? nil : start.addingTimeInterval(Double(1 + random.next() % 60) * 86_400)
+                var transaction: Transaction
+                if random.next() % 3 == 0 {
+                    transaction = F.grant("g\(number)", entitlement: ["premium", "sports"][Int(random.next() % 2)],
+                                          from: ISODate.format(start), to: end.map(ISODate.format))
+                } else {
+                    let product = [F.monthly, F.annual, F.sportsMonthly, F.coins][Int(random.next() % 4)]
+                    transaction = F.purchase("t\(number)", product: product, type: product == F.coins ? .consumablePurchase : .subscriptionStarted,
+                                             from: ISODate.format(start), to: end.map(ISODate.format))
+                    if random.next() % 3 == 0, let end {
+                        renewals[transaction.originalTransactionID] = RenewalInfo(
+                            willRenew: true, gracePeriodExpiresAt: random.next() % 2 == 0 ? end.addingTimeInterval(16 * 86_400) : nil,
+                            isInBillingRetry: random.next() % 2 == 0)
+                    }
+                }
+                if random.next() % 6 == 0 { transaction.revokedAt = start.addingTimeInterval(86_400) }
+                transactions.append(transaction)
+            }
+            return F.profile(transactions, renewals: renewals, user: "user-\(index)")
+        }
+    }
+}
