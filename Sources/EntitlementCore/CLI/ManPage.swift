@@ -67,14 +67,18 @@ enum ManPage {
         return ".PP\n\(roff(joined))\n"
     }
 
-    /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control character.
+    /// Text safe in roff: backslashes, hyphens and non-ASCII escaped, no line starting with a control character.
     static func roff<S: StringProtocol>(_ text: S) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\e"
             case "-": out += "\\-"
-            default: out.append(character)
+            case _ where scalar.value > 0x7E:
+                // Beyond ASCII, as groff's named Unicode escape: \[u2026] for an ellipsis.
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
