@@ -48,7 +48,7 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
-            let entries = sortKeys ? object.entries.sorted { JSONKey.precedes($0.key, $1.key) } : object.entries
+            let entries = sortKeys ? Self.sorted(object.entries) : object.entries
             for (offset, entry) in entries.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1, into: &out)
@@ -67,11 +67,28 @@ public struct JSONWriter: Sendable {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
+    /// Entries in byte order of their keys. Objects read from files the tool wrote, and
+    /// those built in key order, are already sorted: one pass over them, no sort.
+    static func sorted(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        var inOrder = true
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices.dropFirst() where !JSONKey.precedes(entries[index - 1].key, entries[index].key) {
+                inOrder = false
+                return
+            }
+        }
+        return inOrder ? entries : entries.sorted { JSONKey.precedes($0.key, $1.key) }
+    }
+
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them in one go.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out.append(contentsOf: text.utf8)
+        // Most strings need no escaping: copy them in one go, straight from their storage.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             out.append(UInt8(ascii: "\""))
             return
         }
