@@ -15,10 +15,18 @@ public struct FieldError: Error, Equatable, Sendable {
 public struct FieldReader {
     public let object: JSONObject
     public let path: String
+    /// The object's values of a model's known fields, found in one pass (see `FieldTable`).
+    private var known: (table: FieldTable, values: [JSONValue?])?
 
     public init(_ object: JSONObject, path: String = "") {
         self.object = object
         self.path = path
+    }
+
+    /// A reader that finds `fields` in one pass over `object`; other keys are looked up as usual.
+    init(_ object: JSONObject, path: String, fields: FieldTable) {
+        self.init(object, path: path)
+        known = (fields, fields.values(in: object))
     }
 
     /// Reads `value` as an object at `path`.
@@ -41,7 +49,9 @@ public struct FieldReader {
 
     /// The value, treating `null` as absent.
     public func value(_ key: String) -> JSONValue? {
-        guard let value = object[key] else { return nil }
+        let found: JSONValue?
+        if let known, let slot = known.table.slot(key) { found = known.values[slot] } else { found = object[key] }
+        guard let value = found else { return nil }
         if case .null = value { return nil }
         return value
     }

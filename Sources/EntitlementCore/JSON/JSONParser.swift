@@ -100,16 +100,20 @@ private struct Cursor {
     }
 
     /// Objects with fewer keys than this check duplicates by comparing with each
-    /// earlier key, which beats hashing for the small objects of profile files.
-    static let linearDuplicateCheckLimit = 16
+    /// earlier key (length first, then bytes), which beats hashing every key for the
+    /// objects of profile files: a transaction has about twenty keys.
+    static let linearDuplicateCheckLimit = 32
 
     /// True when `key` is not yet in `object`, comparing raw UTF-8 bytes (`JSONKey`),
     /// the rule of `JSONObject` lookups and of the writer.
     func isNewKey(_ key: String, in object: JSONObject, seen: inout Set<JSONKey>?) -> Bool {
         if seen == nil {
             if object.entries.count < Self.linearDuplicateCheckLimit {
-                for entry in object.entries where JSONKey.equal(entry.key, key) { return false }
-                return true
+                let count = key.utf8.count
+                return object.entries.withUnsafeBufferPointer { entries in
+                    for index in entries.indices where entries[index].key.utf8.count == count && JSONKey.equal(entries[index].key, key) { return false }
+                    return true
+                }
             }
             seen = Set(object.entries.map { JSONKey($0.key) })
         }

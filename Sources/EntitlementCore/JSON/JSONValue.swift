@@ -85,6 +85,16 @@ public struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// An object from pairs whose keys are distinct and in byte order (literal keys the
+    /// caller wrote so): no duplicate search, and the writer finds nothing to sort.
+    init(uniqueSortedKeys pairs: [(String, JSONValue)]) {
+        entries.reserveCapacity(pairs.count)
+        for (key, value) in pairs {
+            assert(entries.last.map { JSONKey.precedes($0.key, key) } ?? true, "keys out of order: \(key)")
+            entries.append((key, value))
+        }
+    }
+
     /// The keys in document order.
     public var keys: [String] { entries.map(\.key) }
 
@@ -93,11 +103,20 @@ public struct JSONObject: Equatable, Sendable {
     /// Reads or replaces a value; assigning `nil` removes the key.
     public subscript(key: String) -> JSONValue? {
         get {
-            // Comparing lengths first skips most full string comparisons: this lookup
-            // runs for every field of every transaction a command reads.
+            // This lookup runs for every field of every transaction a command reads: the
+            // key's bytes are fetched once, and each entry is compared by length, then memcmp.
             // Keys match byte for byte, as JSON defines them (not by Unicode equivalence).
-            let count = key.utf8.count
-            for entry in entries where entry.key.utf8.count == count && entry.key.utf8.elementsEqual(key.utf8) { return entry.value }
+            let found = key.utf8.withContiguousStorageIfAvailable { wanted in
+                entries.withUnsafeBufferPointer { (entries) -> JSONValue? in
+                    for index in entries.indices where entries[index].key.utf8.count == wanted.count {
+                        let same = entries[index].key.utf8.withContiguousStorageIfAvailable { JSONKey.compare($0, wanted) == 0 }
+                        if same ?? JSONKey.equal(entries[index].key, key) { return entries[index].value }
+                    }
+                    return nil
+                }
+            }
+            if let found { return found }
+            for entry in entries where JSONKey.equal(entry.key, key) { return entry.value }
             return nil
         }
         set {

@@ -31,12 +31,12 @@ public struct JSONWriter: Sendable {
 
     func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let text): out.append(contentsOf: text.utf8)
+        case .null: Self.append("null", to: &out)
+        case .bool(let flag): Self.append(flag ? "true" : "false", to: &out)
+        case .number(let text): Self.appendUTF8(text, to: &out)
         case .string(let text): Self.writeString(text, into: &out)
         case .array(let items):
-            guard !items.isEmpty else { out.append(contentsOf: "[]".utf8); return }
+            guard !items.isEmpty else { Self.append("[]", to: &out); return }
             out.append(UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
@@ -46,14 +46,15 @@ public struct JSONWriter: Sendable {
             newline(indent, into: &out)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            guard !object.isEmpty else { Self.append("{}", to: &out); return }
             out.append(UInt8(ascii: "{"))
-            let entries = sortKeys ? object.entries.sorted { JSONKey.precedes($0.key, $1.key) } : object.entries
+            let entries = sortKeys ? Self.sorted(object.entries) : object.entries
             for (offset, entry) in entries.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1, into: &out)
                 Self.writeString(entry.key, into: &out)
-                out.append(contentsOf: (style == .pretty ? ": " : ":").utf8)
+                out.append(UInt8(ascii: ":"))
+                if style == .pretty { out.append(UInt8(ascii: " ")) }
                 write(entry.value, indent: indent + 1, into: &out)
             }
             newline(indent, into: &out)
@@ -64,14 +65,51 @@ public struct JSONWriter: Sendable {
     private func newline(_ indent: Int, into out: inout [UInt8]) {
         guard style == .pretty else { return }
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        let count = indent * 2
+        guard count <= Self.spaces.utf8CodeUnitCount else {
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+            return
+        }
+        out.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
+    }
+
+    /// Indentation, copied from here rather than built space by space.
+    private static let spaces: StaticString = "                                                                "
+
+    /// Appends literal ASCII text (`null`, `[]`) from the binary's own bytes.
+    @inline(__always)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 straight from its storage.
+    @inline(__always)
+    private static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: text.utf8) }
+    }
+
+    /// Entries in byte order of their keys. Objects read from files the tool wrote, and
+    /// those built in key order, are already sorted: one pass over them, no sort.
+    static func sorted(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        var inOrder = true
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices.dropFirst() where !JSONKey.precedes(entries[index - 1].key, entries[index].key) {
+                inOrder = false
+                return
+            }
+        }
+        return inOrder ? entries : entries.sorted { JSONKey.precedes($0.key, $1.key) }
     }
 
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them in one go.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out.append(contentsOf: text.utf8)
+        // Most strings need no escaping: copy them in one go, straight from their storage.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             out.append(UInt8(ascii: "\""))
             return
         }

@@ -10,6 +10,9 @@ public struct RenewalInfo: Equatable, Sendable {
     /// The object as read, with fields this version does not know.
     public var raw: JSONObject
 
+    /// The keys `init(json:)` reads, found in one pass.
+    static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map(\.rawValue))
+
     public enum CodingKeys: String {
         case willRenew = "will_renew"
         case unsubscribedAt = "unsubscribed_at"
@@ -31,6 +34,11 @@ public struct RenewalInfo: Equatable, Sendable {
     }
 
     public init(json reader: FieldReader) throws(FieldError) {
+        try self.init(json: FieldReader(reader.object, path: reader.path, fields: Self.fieldTable), oneFieldAtATime: ())
+    }
+
+    /// Reads the fields in order through `reader`, whichever way it finds them.
+    init(json reader: FieldReader, oneFieldAtATime: Void) throws(FieldError) {
         willRenew = try reader.optionalBool(CodingKeys.willRenew.rawValue)
         unsubscribedAt = try reader.optionalDate(CodingKeys.unsubscribedAt.rawValue)
         billingIssueDetectedAt = try reader.optionalDate(CodingKeys.billingIssueDetectedAt.rawValue)

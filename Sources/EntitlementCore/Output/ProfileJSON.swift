@@ -46,24 +46,24 @@ enum ProfileJSON {
             let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
             var inGrace = false
             if case .inGracePeriod = verdict { inGrace = true }
-            object[productID] = .object(JSONObject([
-                ("is_active", .bool(verdict.givesAccess)),
-                ("is_lifetime", .bool(transaction.expiresAt == nil)),
-                ("expires_at", .string(transaction.expiresAt.map(ISODate.format))),
-                ("starts_at", .string(ISODate.format(transaction.effectiveStart))),
+            object[productID] = .object(JSONObject(uniqueSortedKeys: [
                 ("activated_at", .string(ISODate.format(first.effectiveStart))),
+                ("billing_issue_detected_at", .string(renewal?.billingIssueDetectedAt.map(ISODate.format))),
+                ("expires_at", .string(transaction.expiresAt.map(ISODate.format))),
+                ("is_active", .bool(verdict.givesAccess)),
+                ("is_in_grace_period", .bool(inGrace)),
+                ("is_lifetime", .bool(transaction.expiresAt == nil)),
+                ("is_refund", .bool(transaction.revokedAt != nil)),
+                ("is_sandbox", .bool(transaction.environment == .sandbox)),
+                ("period_type", .string(StatusEngine.periodType(of: transaction).rawValue)),
                 ("renewed_at", .string(first.transactionID == transaction.transactionID ? nil : ISODate.format(transaction.purchasedAt))),
+                ("starts_at", .string(ISODate.format(transaction.effectiveStart))),
+                ("store", .string(transaction.store.rawValue)),
+                ("unsubscribed_at", .string(renewal?.unsubscribedAt.map(ISODate.format))),
+                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
                 ("vendor_product_id", .string(productID)),
                 ("vendor_transaction_id", .string(transaction.transactionID)),
-                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
-                ("store", .string(transaction.store.rawValue)),
                 ("will_renew", .bool(renewal?.willRenew ?? false)),
-                ("is_in_grace_period", .bool(inGrace)),
-                ("unsubscribed_at", .string(renewal?.unsubscribedAt.map(ISODate.format))),
-                ("billing_issue_detected_at", .string(renewal?.billingIssueDetectedAt.map(ISODate.format))),
-                ("is_sandbox", .bool(transaction.environment == .sandbox)),
-                ("is_refund", .bool(transaction.revokedAt != nil)),
-                ("period_type", .string(StatusEngine.periodType(of: transaction).rawValue)),
             ]))
         }
         return object
@@ -75,16 +75,16 @@ enum ProfileJSON {
         let purchases = profile.transactions.filter { !$0.isManualGrant && !isSubscription($0) }.sorted { $0.purchasedAt < $1.purchasedAt }
         for transaction in purchases {
             guard let productID = transaction.productID else { continue }
-            byProduct[productID, default: []].append(.object(JSONObject([
+            byProduct[productID, default: []].append(.object(JSONObject(uniqueSortedKeys: [
+                ("is_one_time", .bool(transaction.type == .consumablePurchase)),
+                ("is_refund", .bool(transaction.revokedAt != nil)),
+                ("is_sandbox", .bool(transaction.environment == .sandbox)),
                 ("purchase_id", .string(transaction.transactionID)),
+                ("purchased_at", .string(ISODate.format(transaction.purchasedAt))),
+                ("store", .string(transaction.store.rawValue)),
+                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
                 ("vendor_product_id", .string(productID)),
                 ("vendor_transaction_id", .string(transaction.transactionID)),
-                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
-                ("store", .string(transaction.store.rawValue)),
-                ("purchased_at", .string(ISODate.format(transaction.purchasedAt))),
-                ("is_one_time", .bool(transaction.type == .consumablePurchase)),
-                ("is_sandbox", .bool(transaction.environment == .sandbox)),
-                ("is_refund", .bool(transaction.revokedAt != nil)),
             ])))
         }
         return JSONObject(byProduct.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value)) })

@@ -38,10 +38,13 @@ extension FileSystem {
         case .userFile:
             guard kind != S_IFDIR else { throw .io(path: path, message: "is a directory") }
         }
-        return try readAll(fd, path: path, sizeHint: Int(status.st_size))
+        // A regular file is read up to its size: store files are replaced by rename, never
+        // grown in place, so a read past `st_size` would only confirm the end (a system
+        // call per profile). Pipes and other files are read to the end.
+        return try readAll(fd, path: path, sizeHint: Int(status.st_size), stopAtHint: kind == S_IFREG)
     }
 
-    private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(EntitlementError) -> [UInt8] {
+    private func readAll(_ fd: Int32, path: String, sizeHint: Int, stopAtHint: Bool) throws(EntitlementError) -> [UInt8] {
         var capacity = max(sizeHint, 0) + 1
         var bytes = [UInt8](repeating: 0, count: capacity)
         var count = 0
@@ -59,6 +62,7 @@ extension FileSystem {
             }
             if got == 0 { break }
             count += got
+            if stopAtHint, count == sizeHint { break }
         }
         bytes.removeSubrange(count...)
         return bytes
