@@ -48,6 +48,7 @@ struct BulkGrant {
 
     private func apply(_ lines: [BulkGrantLine], totals: inout Totals, progress: (Int) -> Void,
                        emit: (Result) -> Void) throws(EntitlementError) -> Totals {
+        let planner = BulkGrantPlan(store: store, engine: engine, template: template, now: now, dryRun: dryRun)
         var pending: [Result] = []
         var changes: [EntitlementStore.FileChange] = []
         func flush() throws(EntitlementError) {
@@ -59,36 +60,30 @@ struct BulkGrant {
             pending.forEach(emit)
             pending.removeAll(keepingCapacity: true)
         }
-        for (index, line) in lines.enumerated() {
-            var result = Result(line: line)
-            if line.problem != nil {
-                result.error = lineError(line)
-                totals.failed += 1
-            } else if line.duplicateOf != nil {
-                totals.duplicates += 1
-            } else if let userID = line.userID {
-                do throws(EntitlementError) {
-                    var request = template
-                    request.userID = userID
-                    let existing = try store.loadProfile(userID: userID)
-                    let outcome: GrantOutcome
-                    do throws(GrantError) {
-                        outcome = try GrantPlanner.apply(request, to: existing, now: now, newTransactionID: "manual-" + newID(), newProfileID: newID())
-                    } catch {
-                        throw .grant(error)
-                    }
-                    if outcome.changed, !dryRun { changes += try store.changes(saving: outcome.profile) }
-                    result.outcome = outcome
-                    result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel
+        // Chunks of `batchSize` lines: each is planned on every core, then (unless
+        // all-or-nothing) committed as one batch before the next chunk is read.
+        var start = 0
+        while start < lines.count {
+            let end = min(start + max(batchSize, 1), lines.count)
+            for planned in planner.plan(Array(lines[start..<end]), newID: newID) {
+                var result = planned.result
+                if result.line.problem != nil {
+                    result.error = lineError(result.line)
+                    totals.failed += 1
+                } else if result.line.duplicateOf != nil {
+                    totals.duplicates += 1
+                } else if result.error != nil {
+                    totals.failed += 1
+                } else if let outcome = result.outcome {
                     if outcome.changed { totals.granted += 1 } else { totals.unchanged += 1 }
                     if outcome.createdProfile { totals.createdProfiles += 1 }
-                } catch {
-                    result.error = error
-                    totals.failed += 1
                 }
+                changes += planned.changes
+                pending.append(result)
             }
-            pending.append(result)
-            if !allOrNothing, pending.count >= batchSize { try flush(); progress(index + 1) }
+            if !allOrNothing { try flush() }
+            progress(end)
+            start = end
         }
         progress(lines.count)
         if allOrNothing, totals.failed > 0 {

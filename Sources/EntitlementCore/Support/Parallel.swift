@@ -5,7 +5,7 @@ import Synchronization
 /// Work spread over every core, results kept in input order.
 enum Parallel {
     /// Threads to use: the cores, at most 8.
-    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+    static let workers = min(ProcessorCount.online(), 8)
 
     /// `transform` of every item, computed on all cores; below `threshold` items, on one.
     static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64,
