@@ -357,37 +357,12 @@ support_benchmarks() {
         [ "$size" -ge 100000 ] || continue
         store=$(store "$size")
         hf "find-grace-$size" --warmup 1 --runs "$SLOW_RUNS" \
-            "$ENTITLEMENT find --store $store --state grace_period --json --at $AT"
-        row "find --state grace_period (all cores, streamed)" "$(label "$size")" "find-grace-$size" "" "" "" "≤ 10 s at 1M" \
-            "$([ "$size" -eq 1000000 ] && yes_no le "${MEDIAN[find-grace-$size]:-}" 10000 || echo "–")"
-        hf "summary-$size" --warmup 1 --runs "$SLOW_RUNS" \
-            "$ENTITLEMENT summary --store $store --json --at $AT"
-        row "summary (every profile evaluated)" "$(label "$size")" "summary-$size" "" "" "" "as fast as find without a prefilter" "–"
-    done
-    # 100k grants into a fresh store (new profiles: a file and an index entry each), durable.
-    grant_store=$WORK/grant-store
-    ids=$WORK/grant-ids.txt
-    seq -f 'bulk-user-%.0f' 1 100000 >"$ids"
-    hf "grant-stdin-100k" --runs 3 \
-        --prepare "rm -rf $grant_store && $ENTITLEMENT init --store $grant_store >/dev/null" \
-        "$ENTITLEMENT grant --stdin premium --duration 7d --reason bench --store $grant_store --json < $ids > /dev/null"
-    row "grant --stdin, 100k new customers, durable" "100k" "grant-stdin-100k" "" "" "" "≤ 30 s" \
-        "$(yes_no le "${MEDIAN[grant-stdin-100k]:-}" 30000)"
-}
-support_benchmarks
-
-# ---------------------------------------------------------------- support workflows
-# find, summary and bulk grant: store-wide commands, measured at 100k profiles and up
-# (kept in this one function so that other benchmark sections merge cleanly around it).
-support_benchmarks() {
-    local size store grant_store ids
-    for size in "${SIZES[@]}"; do
-        [ "$size" -ge 100000 ] || continue
-        store=$(store "$size")
-        hf "find-grace-$size" --warmup 1 --runs "$SLOW_RUNS" \
             "$BIN find --store $store --state grace_period --json --at $AT"
         row "find --state grace_period (all cores, streamed)" "$(label "$size")" "find-grace-$size" "" "" "" "≤ 10 s at 1M" \
             "$([ "$size" -eq 1000000 ] && yes_no le "${MEDIAN[find-grace-$size]:-}" 10000 || echo "–")"
+        hf "find-active-$size" --warmup 1 --runs "$SLOW_RUNS" \
+            "$BIN find --store $store --state active --entitlement premium --json --at $AT"
+        row "find --state active --entitlement premium (no prefilter: every profile decoded)" "$(label "$size")" "find-active-$size" "" "" "" "–" "–"
         hf "summary-$size" --warmup 1 --runs "$SLOW_RUNS" \
             "$BIN summary --store $store --json --at $AT"
         row "summary (every profile evaluated)" "$(label "$size")" "summary-$size" "" "" "" "as fast as find without a prefilter" "–"

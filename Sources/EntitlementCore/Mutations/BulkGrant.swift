@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// `grant --stdin`: one grant per customer id, all under one lock.
 ///
-/// Without `allOrNothing`, grants are committed in batches of `batchSize` profiles (each
+/// Without `allOrNothing`, grants are committed in batches of `commitLines` lines (each
 /// batch all or nothing through the store's journal, made durable by one file-system sync),
 /// and a failing id does not stop the others. With it, every change goes into one commit,
 /// made only if every line is valid and every grant succeeds; otherwise nothing is written.
@@ -29,7 +29,12 @@ struct BulkGrant {
     let newID: @Sendable () -> String
     var dryRun = false
     var allOrNothing = false
+    /// Lines planned at a time (on every core).
     var batchSize = 1000
+    /// A commit is made once this many lines, or this many bytes of files, are pending:
+    /// each commit costs a file-system sync, whose fixed cost dominates small batches.
+    var commitLines = 10_000
+    var commitBytes = 32 << 20
 
     /// Runs every line; `emit` gets each result after it is written (or planned), in input order.
     func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
@@ -51,7 +56,9 @@ struct BulkGrant {
         let planner = BulkGrantPlan(store: store, engine: engine, template: template, now: now, dryRun: dryRun)
         var pending: [Result] = []
         var changes: [EntitlementStore.FileChange] = []
+        var pendingBytes = 0
         func flush() throws(EntitlementError) {
+            pendingBytes = 0
             if !changes.isEmpty {
                 try store.commit(changes, syncOnce: true)
                 totals.written = true
@@ -60,8 +67,8 @@ struct BulkGrant {
             pending.forEach(emit)
             pending.removeAll(keepingCapacity: true)
         }
-        // Chunks of `batchSize` lines: each is planned on every core, then (unless
-        // all-or-nothing) committed as one batch before the next chunk is read.
+        // Chunks of `batchSize` lines, each planned on every core; unless all-or-nothing,
+        // what is pending is committed as one batch once it reaches the commit size.
         var start = 0
         while start < lines.count {
             let end = min(start + max(batchSize, 1), lines.count)
@@ -79,9 +86,10 @@ struct BulkGrant {
                     if outcome.createdProfile { totals.createdProfiles += 1 }
                 }
                 changes += planned.changes
+                pendingBytes += planned.changes.reduce(0) { $0 + $1.bytes.count }
                 pending.append(result)
             }
-            if !allOrNothing { try flush() }
+            if !allOrNothing, pending.count >= commitLines || pendingBytes >= commitBytes { try flush() }
             progress(end)
             start = end
         }

@@ -68,13 +68,14 @@ struct BulkGrantOrderTests {
         let ids = IDSequence()
         var parallel = BulkGrant(store: store, engine: engine, template: template, now: Self.now, newID: { ids.next() })
         parallel.batchSize = 1 + Int(random.next() % 40)
+        parallel.commitLines = 1 + Int(random.next() % 60)
         var emitted: [[UInt8]] = []
         var progress: [Int] = []
         _ = try parallel.run(lines, progress: { progress.append($0) }) { emitted.append(BulkGrantReport.jsonLine($0, dryRun: false, at: Self.now)) }
 
         #expect(emitted.count == expected.count)
         for (index, (got, want)) in zip(emitted, expected).enumerated() where got != want {
-            Issue.record("line \(index + 1) (batch size \(parallel.batchSize)): \(String(decoding: got, as: UTF8.self)) != \(String(decoding: want, as: UTF8.self))")
+            Issue.record("line \(index + 1) (batch size \(parallel.batchSize), commits of \(parallel.commitLines)): \(String(decoding: got, as: UTF8.self)) != \(String(decoding: want, as: UTF8.self))")
         }
         for (path, bytes) in expectedFiles {
             #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes, "\(path)")
