@@ -360,6 +360,9 @@ support_benchmarks() {
             "$BIN find --store $store --state grace_period --json --at $AT"
         row "find --state grace_period (all cores, streamed)" "$(label "$size")" "find-grace-$size" "" "" "" "≤ 10 s at 1M" \
             "$([ "$size" -eq 1000000 ] && yes_no le "${MEDIAN[find-grace-$size]:-}" 10000 || echo "–")"
+        hf "find-active-$size" --warmup 1 --runs "$SLOW_RUNS" \
+            "$BIN find --store $store --state active --entitlement premium --json --at $AT"
+        row "find --state active --entitlement premium (no prefilter: every profile decoded)" "$(label "$size")" "find-active-$size" "" "" "" "–" "–"
         hf "summary-$size" --warmup 1 --runs "$SLOW_RUNS" \
             "$BIN summary --store $store --json --at $AT"
         row "summary (every profile evaluated)" "$(label "$size")" "summary-$size" "" "" "" "as fast as find without a prefilter" "–"

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// `grant --stdin`: one grant per customer id, all under one lock.
 ///
-/// Without `allOrNothing`, grants are committed in batches of `batchSize` profiles (each
+/// Without `allOrNothing`, grants are committed in batches of `commitLines` lines (each
 /// batch all or nothing through the store's journal, made durable by one file-system sync),
 /// and a failing id does not stop the others. With it, every change goes into one commit,
 /// made only if every line is valid and every grant succeeds; otherwise nothing is written.
@@ -29,7 +29,12 @@ struct BulkGrant {
     let newID: @Sendable () -> String
     var dryRun = false
     var allOrNothing = false
+    /// Lines planned at a time (on every core).
     var batchSize = 1000
+    /// A commit is made once this many lines, or this many bytes of files, are pending:
+    /// each commit costs a file-system sync, whose fixed cost dominates small batches.
+    var commitLines = 10_000
+    var commitBytes = 32 << 20
 
     /// Runs every line; `emit` gets each result after it is written (or planned), in input order.
     func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
@@ -48,9 +53,12 @@ struct BulkGrant {
 
     private func apply(_ lines: [BulkGrantLine], totals: inout Totals, progress: (Int) -> Void,
                        emit: (Result) -> Void) throws(EntitlementError) -> Totals {
+        let planner = BulkGrantPlan(store: store, engine: engine, template: template, now: now, dryRun: dryRun)
         var pending: [Result] = []
         var changes: [EntitlementStore.FileChange] = []
+        var pendingBytes = 0
         func flush() throws(EntitlementError) {
+            pendingBytes = 0
             if !changes.isEmpty {
                 try store.commit(changes, syncOnce: true)
                 totals.written = true
@@ -59,36 +67,31 @@ struct BulkGrant {
             pending.forEach(emit)
             pending.removeAll(keepingCapacity: true)
         }
-        for (index, line) in lines.enumerated() {
-            var result = Result(line: line)
-            if line.problem != nil {
-                result.error = lineError(line)
-                totals.failed += 1
-            } else if line.duplicateOf != nil {
-                totals.duplicates += 1
-            } else if let userID = line.userID {
-                do throws(EntitlementError) {
-                    var request = template
-                    request.userID = userID
-                    let existing = try store.loadProfile(userID: userID)
-                    let outcome: GrantOutcome
-                    do throws(GrantError) {
-                        outcome = try GrantPlanner.apply(request, to: existing, now: now, newTransactionID: "manual-" + newID(), newProfileID: newID())
-                    } catch {
-                        throw .grant(error)
-                    }
-                    if outcome.changed, !dryRun { changes += try store.changes(saving: outcome.profile) }
-                    result.outcome = outcome
-                    result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel
+        // Chunks of `batchSize` lines, each planned on every core; unless all-or-nothing,
+        // what is pending is committed as one batch once it reaches the commit size.
+        var start = 0
+        while start < lines.count {
+            let end = min(start + max(batchSize, 1), lines.count)
+            for planned in planner.plan(Array(lines[start..<end]), newID: newID) {
+                var result = planned.result
+                if result.line.problem != nil {
+                    result.error = lineError(result.line)
+                    totals.failed += 1
+                } else if result.line.duplicateOf != nil {
+                    totals.duplicates += 1
+                } else if result.error != nil {
+                    totals.failed += 1
+                } else if let outcome = result.outcome {
                     if outcome.changed { totals.granted += 1 } else { totals.unchanged += 1 }
                     if outcome.createdProfile { totals.createdProfiles += 1 }
-                } catch {
-                    result.error = error
-                    totals.failed += 1
                 }
+                changes += planned.changes
+                pendingBytes += planned.changes.reduce(0) { $0 + $1.bytes.count }
+                pending.append(result)
             }
-            pending.append(result)
-            if !allOrNothing, pending.count >= batchSize { try flush(); progress(index + 1) }
+            if !allOrNothing, pending.count >= commitLines || pendingBytes >= commitBytes { try flush() }
+            progress(end)
+            start = end
         }
         progress(lines.count)
         if allOrNothing, totals.failed > 0 {

@@ -66,18 +66,27 @@ struct ProfilePrefilter: Sendable {
 
     /// False only when the file cannot match the query.
     func mayMatch(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { mayMatch($0) }
+    }
+
+    /// False only when the file cannot match the query (the bytes of a file being read).
+    func mayMatch(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !groups.isEmpty else { return true }
-        if Self.contains(bytes, Self.unicodeEscape) || Self.contains(bytes, Self.slashEscape) { return true }
+        if Self.hasEscape(bytes) { return true }
         return groups.allSatisfy { group in group.contains { Self.contains(bytes, $0) } }
     }
 
     /// True when `needle` occurs, and (for a key) some occurrence is followed by `:` and a value starting as required.
-    static func contains(_ haystack: [UInt8], _ needle: Needle) -> Bool {
-        guard let valueStart = needle.valueStart else { return contains(haystack, needle.bytes) }
+    static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: Needle) -> Bool {
+        guard let valueStart = needle.valueStart else { return firstIndex(of: needle.bytes, in: haystack, from: 0) != nil }
         var from = 0
         while let hit = firstIndex(of: needle.bytes, in: haystack, from: from) {
             var index = hit + needle.bytes.count
-            func skipSpace() { while index < haystack.count, [0x20, 0x09, 0x0A, 0x0D].contains(haystack[index]) { index += 1 } }
+            func skipSpace() {
+                while index < haystack.count, haystack[index] == 0x20 || haystack[index] == 0x09 || haystack[index] == 0x0A || haystack[index] == 0x0D {
+                    index += 1
+                }
+            }
             skipSpace()
             if index < haystack.count, haystack[index] == UInt8(ascii: ":") {
                 index += 1
@@ -89,29 +98,29 @@ struct ProfilePrefilter: Sendable {
         return false
     }
 
-    /// Escapes that spell a character another way than the writer does.
-    static let unicodeEscape = Array("\\u".utf8)
-    static let slashEscape = Array("\\/".utf8)
-
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        needle.isEmpty || firstIndex(of: needle, in: haystack, from: 0) != nil
+    /// True when the bytes hold `\u` or `\/`: escapes that spell a character another way than the writer does.
+    static func hasEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var offset = 0
+        while offset < bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "\\")), bytes.count - offset) {
+            let position = base.distance(to: UnsafeRawPointer(hit))
+            if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") || bytes[position + 1] == UInt8(ascii: "/") { return true }
+            offset = position + 1
+        }
+        return false
     }
 
-    /// Where `needle` first occurs at or after `from`: memchr to each candidate first byte, then memcmp.
-    static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count - from >= needle.count else { return nil }
-        return haystack.withUnsafeBytes { hay in
-            needle.withUnsafeBytes { pin in
-                let first = Int32(pin[0]), last = hay.count - pin.count
-                var offset = from
-                while offset <= last {
-                    guard let hit = memchr(hay.baseAddress! + offset, first, last - offset + 1) else { return nil }
-                    let position = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(hay.baseAddress! + position, pin.baseAddress!, pin.count) == 0 { return position }
-                    offset = position + 1
-                }
-                return nil
-            }
+    /// Where `needle` first occurs at or after `from` (glibc's `memmem`).
+    static func firstIndex(of needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard !needle.isEmpty else { return from <= haystack.count ? from : nil }
+        guard let base = haystack.baseAddress, haystack.count - from >= needle.count else { return nil }
+        return needle.withUnsafeBytes { pin in
+            guard let hit = findBytes(base + from, haystack.count - from, pin.baseAddress!, pin.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
         }
     }
 }
+
+/// `memmem(3)`, which Glibc's module map does not export (a GNU extension).
+@_silgen_name("memmem")
+private func findBytes(_ haystack: UnsafeRawPointer, _ haystackLength: Int, _ needle: UnsafeRawPointer, _ needleLength: Int) -> UnsafeMutableRawPointer?

@@ -12,6 +12,15 @@ struct StoreSummary: Equatable, Sendable {
         /// Customers per store (of the deciding transaction) and state.
         var stores: [String: [AccessState: Int]] = [:]
 
+        mutating func add(_ level: AccessLevel, at date: Date, week: Date, month: Date) {
+            states[level.state, default: 0] += 1
+            if level.state == .active, let end = level.expiresAt, end > date {
+                if end <= week { expiringIn7Days += 1 }
+                if end <= month { expiringIn30Days += 1 }
+            }
+            stores[level.store?.rawValue ?? "unknown", default: [:]][level.state, default: 0] += 1
+        }
+
         mutating func merge(_ other: Counts) {
             states.merge(other.states, uniquingKeysWith: +)
             expiringIn7Days += other.expiringIn7Days
@@ -36,14 +45,8 @@ struct StoreSummary: Equatable, Sendable {
             let level = engine.evaluate(id, for: profile, at: date).accessLevel
             guard level.state != .never else { continue }
             if engine.configuration.entitlement(id) == nil, counts[id] == nil { unconfigured.append(id) }
-            var entry = counts[id] ?? Counts()
-            entry.states[level.state, default: 0] += 1
-            if level.state == .active, let end = level.expiresAt, end > date {
-                if end <= week { entry.expiringIn7Days += 1 }
-                if end <= month { entry.expiringIn30Days += 1 }
-            }
-            entry.stores[level.store?.rawValue ?? "unknown", default: [:]][level.state, default: 0] += 1
-            counts[id] = entry
+            // Updated in place: a copy of the entry would copy its dictionaries for every profile.
+            counts[id, default: Counts()].add(level, at: date, week: week, month: month)
         }
     }
 

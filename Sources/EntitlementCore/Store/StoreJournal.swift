@@ -31,7 +31,12 @@ extension EntitlementStore {
         guard !changes.isEmpty else { return [] }
         let modes = newModes()
         try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
-        for change in changes { try ensureDirectory(PathName.directory(of: change.path), mode: modes.directory) }
+        var directories: [String] = []
+        for change in changes {
+            let directory = PathName.directory(of: change.path)
+            if !directories.contains(directory) { directories.append(directory) }
+        }
+        for directory in directories { try ensureDirectory(directory, mode: modes.directory) }
         if changes.count == 1, !syncOnce {
             try fileSystem.replace("\(root)/\(changes[0].path)", with: changes[0].bytes, stagingDirectory: stagingPath,
                                    newFileMode: modes.file, durable: durable)
@@ -39,11 +44,7 @@ extension EntitlementStore {
         }
         var renames: [(from: String, to: String)] = []
         do {
-            for change in changes {
-                let staged = try fileSystem.stage(change.bytes, replacing: "\(root)/\(change.path)", in: stagingPath,
-                                                  newFileMode: modes.file, durable: durable && !syncOnce)
-                renames.append(("\(Self.stagingDirectory)/\(PathName.base(of: staged))", change.path))
-            }
+            renames = try stageAll(changes, fileMode: modes.file, fsyncEach: durable && !syncOnce, parallel: syncOnce)
             if durable && syncOnce { try FileSystemSync.syncFileSystem(containing: stagingPath) }
             let journal = JSONValue.object(JSONObject([
                 ("schema_version", .int(1)),
@@ -78,9 +79,10 @@ extension EntitlementStore {
         var directories: [String] = []
         for rename in renames {
             let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
-            guard try fileSystem.status(from) != nil else { continue }  // renamed before a crash
             do {
                 try syscall("rename") { fileSystem.rename(from, to) }
+            } catch where error.code == ENOENT && !fileSystem.exists(from) {
+                continue  // renamed before a crash
             } catch {
                 throw .io(path: to, message: "cannot rename into place: \(error.message); the change is kept in \(Self.journalFileName) and completed by the next write")
             }
