@@ -89,14 +89,14 @@ public struct GrantCommand: RunnableCommand, Equatable {
         }
         let now = context.now()
         let request = GrantRequest(userID: userID, entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
-                                   actor: options.resolvedActor(context), idempotencyKey: idempotencyKey)
+                                   actor: try options.resolvedActor(context, store: store), idempotencyKey: idempotencyKey)
         let transactionID = "manual-" + UUID().uuidString.lowercased()
         let profileID = UUID().uuidString.lowercased()
         let outcome: GrantOutcome
         if options.dryRun {
             outcome = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now, newTransactionID: transactionID, newProfileID: profileID)
         } else {
-            outcome = try store.withWriteLock { () throws(EntitlementError) -> GrantOutcome in
+            outcome = try store.withWriteLock(ChangeDescription(summary: ChangeSummary.grant(request), actor: request.actor)) { () throws(EntitlementError) -> GrantOutcome in
                 let result = try GrantPlanner.apply(request, to: store.loadProfile(userID: userID), now: now,
                                                     newTransactionID: transactionID, newProfileID: profileID)
                 if result.changed { try store.saveProfile(result.profile) }

@@ -20,7 +20,7 @@ public struct ImportCommand: RunnableCommand, Equatable {
             OptionSpec("format", value: "F", help: "appstore, revenuecat, adapty or qonversion: the document must be one of its shapes."),
             OptionSpec("user", value: "USER", help: "Import into this customer user id (needed when the document names none)."),
             OptionSpec("at", value: "DATE", help: "Compare vendor verdicts at this date when a document carries no date (default: now)."),
-            CommonOptions.dryRun, OptionSpec("json", help: "Print the summary as JSON (see docs/import.md)."), CommonOptions.store, CommonOptions.lockTimeout,
+            CommonOptions.dryRun, OptionSpec("json", help: "Print the summary as JSON (see docs/import.md)."), CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",

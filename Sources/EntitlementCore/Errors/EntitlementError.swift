@@ -23,6 +23,10 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
     case io(path: String, message: String)
     /// The writer lock was not acquired within the timeout.
     case busy(path: String, seconds: Double)
+    /// A git operation of a team store failed; the message names the file or step.
+    case git(message: String, hint: String?)
+    /// `sync` or `clone` could not reach the remote; local commits are kept.
+    case remoteUnavailable(remote: String, detail: String)
 
     public var exitCode: ExitCode {
         switch self {
@@ -30,6 +34,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .unknownUser, .unknownEntitlement, .notFound: return .notFound
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
         case .busy: return .busy
+        case .git: return .dataError
+        case .remoteUnavailable: return .remoteUnavailable
         }
     }
 
@@ -48,6 +54,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
+        case .git(let message, _): return Terminal.escape(message)
+        case .remoteUnavailable(let remote, let detail): return "cannot reach the remote '\(Terminal.escape(remote))': \(Terminal.escape(detail))"
         }
     }
 
@@ -63,6 +71,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
         case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
+        case .git(_, let hint): return hint
+        case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
         case .notFound, .storeExists, .io: return nil
         }
     }

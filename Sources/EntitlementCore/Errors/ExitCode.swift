@@ -12,6 +12,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case dataError = 4
     /// Store busy: the writer lock was not acquired in time.
     case busy = 5
+    /// Team store: the git remote could not be reached (`sync`, `clone`); local work is kept.
+    case remoteUnavailable = 6
 
     /// One line for the exit-code tables in help and README.
     public var meaning: String {
@@ -22,6 +24,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .notFound: return "not found: unknown user (status, history, revoke; check with --strict)"
         case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema"
         case .busy: return "store busy: lock not acquired in time"
+        case .remoteUnavailable: return "remote unreachable (sync, clone): local commits are kept; retry later"
         }
     }
 }

@@ -10,6 +10,10 @@ public struct EntitlementStore: Sendable {
     public var lockTimeout: Double
     /// Writes fsync file and directory. Off only for generating benchmark stores.
     public var durable = true
+    /// In a team store, records each locked write as one commit; nil for a plain store.
+    var recorder: (any ChangeRecorder)?
+    /// The profile layout, once `config.json` has been read.
+    let layoutCache = LayoutCache()
 
     public static let configFileName = "config.json"
     public static let profilesDirectory = "profiles"
@@ -27,11 +31,20 @@ public struct EntitlementStore: Sendable {
 
     /// The file that holds (or would hold) the profile of `userID`.
     public func profilePath(for userID: String) -> String {
-        "\(profilesPath)/\(ProfileFileName.name(for: userID)).json"
+        "\(profilesPath)/\(layout.relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json"))"
     }
 
     func profileIDIndexPath(for profileID: String) -> String {
-        "\(root)/\(Self.profileIDIndexDirectory)/\(ProfileFileName.name(for: profileID))"
+        "\(root)/\(Self.profileIDIndexDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: profileID)))"
+    }
+
+    /// The layout `config.json` names; flat when there is no readable configuration
+    /// (a command that needs the configuration reports that itself).
+    public var layout: ProfileLayout {
+        if let layout = layoutCache.layout { return layout }
+        let layout = (try? loadConfiguration().profileLayout) ?? .flat
+        layoutCache.remember(layout)
+        return layout
     }
 
     /// Throws `storeMissing` unless `root` holds a store.
@@ -44,16 +57,21 @@ public struct EntitlementStore: Sendable {
     public func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
         guard let bytes = try FileSystem.read(configPath) else { throw .storeMissing(path: root) }
         let document = try Self.parse(bytes, path: configPath)
+        let configuration: ProductConfiguration
         do {
-            return try ProductConfiguration(json: document)
+            configuration = try ProductConfiguration(json: document)
         } catch {
             throw Self.fieldError(error, path: configPath)
         }
+        layoutCache.remember(configuration.profileLayout)
+        return configuration
     }
 
     public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
         // Unsorted: the order of entitlements in config.json is the order status shows.
+        try recorder?.willWrite(configPath)
         try FileSystem.writeAtomically(JSONWriter(sortKeys: false).bytes(configuration.json), to: configPath, durable: durable)
+        layoutCache.remember(configuration.profileLayout)
     }
 
     // MARK: Profiles
@@ -81,12 +99,10 @@ public struct EntitlementStore: Sendable {
            let profile = try loadProfile(userID: userID), profile.profileID == profileID {
             return profile
         }
-        guard FileSystem.isDirectory(profilesPath) else { return nil }
         // A scan must not stop at someone else's broken file; it is reported only
         // if the profile is not found, since it might have been the one.
         var firstFailure: EntitlementError?
-        for name in try FileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let path = "\(profilesPath)/\(name)"
+        for path in try profileFiles() {
             do {
                 guard let bytes = try FileSystem.read(path) else { continue }
                 let profile = try Self.decodeProfile(bytes, path: path)
@@ -102,22 +118,50 @@ public struct EntitlementStore: Sendable {
     /// Writes `profile` atomically and durably, and its profile-id index entry.
     /// Call only while holding the lock (`withWriteLock`).
     public func saveProfile(_ profile: Profile) throws(EntitlementError) {
-        try FileSystem.makeDirectory(profilesPath)
-        try FileSystem.writeAtomically(JSONWriter().bytes(profile.json), to: profilePath(for: profile.customerUserID), durable: durable)
+        let path = profilePath(for: profile.customerUserID)
+        try FileSystem.makeDirectory(PathName.directory(of: path))
+        try recorder?.willWrite(path)
+        try FileSystem.writeAtomically(JSONWriter().bytes(profile.json), to: path, durable: durable)
         if let profileID = profile.profileID, !profileID.isEmpty {
             let indexPath = profileIDIndexPath(for: profileID)
             let userID = Array(profile.customerUserID.utf8)
             if try FileSystem.read(indexPath) != userID {
-                try FileSystem.makeDirectory("\(root)/\(Self.profileIDIndexDirectory)")
+                try FileSystem.makeDirectory(PathName.directory(of: indexPath))
+                try recorder?.willWrite(indexPath)
                 try FileSystem.writeAtomically(userID, to: indexPath, durable: durable)
             }
         }
     }
 
-    /// Runs a read-modify-write under the store's writer lock.
-    public func withWriteLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+    /// Runs a read-modify-write under the store's writer lock. In a team store, what
+    /// `body` wrote becomes one commit described by `change` (nothing written, no commit).
+    public func withWriteLock<T>(_ change: ChangeDescription? = nil, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
         try requireExists()
-        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock(body)
+        return try StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout).withLock { () throws(EntitlementError) -> T in
+            guard let recorder else { return try body() }
+            try recorder.begin(change)
+            let result = try body()
+            try recorder.finish()
+            return result
+        }
+    }
+
+    /// Every profile file, in name order within each folder (slow on a big store: scans use it).
+    func profileFiles() throws(EntitlementError) -> [String] {
+        guard FileSystem.isDirectory(profilesPath) else { return [] }
+        var files: [String] = []
+        func walk(_ directory: String, depth: Int) throws(EntitlementError) {
+            for name in try FileSystem.list(directory).sorted() where !name.hasPrefix(".") {
+                let path = "\(directory)/\(name)"
+                if name.hasSuffix(".json") {
+                    files.append(path)
+                } else if depth < 2, FileSystem.isDirectory(path) {
+                    try walk(path, depth: depth + 1)
+                }
+            }
+        }
+        try walk(profilesPath, depth: 0)
+        return files
     }
 
     // MARK: Decoding

@@ -118,3 +118,27 @@ enum FileSystem {
         return names
     }
 }
+
+extension FileSystem {
+    /// Appends `bytes` to `path` (created if missing), fsynced when `durable`.
+    static func append(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EntitlementError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .io(path: path, message: "cannot open: \(errorMessage())") }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, message: "cannot write: \(errorMessage())")
+            }
+            written += result
+        }
+        if durable, fsync(fd) != 0 { throw .io(path: path, message: "cannot fsync: \(errorMessage())") }
+    }
+
+    /// Removes a file; fine if it does not exist.
+    static func remove(_ path: String) throws(EntitlementError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw .io(path: path, message: "cannot remove: \(errorMessage())") }
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Makes a store a team store: a git repository whose profile and configuration files merge
+/// through the tool's merge driver, also for a person running plain `git pull`.
+enum GitSetup {
+    static let attributes = """
+        # Profiles, their index and the configuration merge semantically (docs/team-store.md).
+        config.json merge=entitlement
+        profiles/** merge=entitlement
+        index/** merge=entitlement
+
+        """
+    static let ignored = """
+        # The writer lock and half-written temporary files are never part of the store's history.
+        .lock
+        .*.tmp-*
+
+        """
+
+    /// The merge driver command line git runs: this program's `merge-driver`.
+    static func driverCommand(environment: [String: String]) -> String {
+        "\(shellQuoted(executablePath(environment: environment))) merge-driver %O %A %B %P"
+    }
+
+    /// `$ENTITLEMENT_EXECUTABLE`, else the running program's own path.
+    static func executablePath(environment: [String: String]) -> String {
+        if let path = environment["ENTITLEMENT_EXECUTABLE"], !path.isEmpty { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "entitlement" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The local settings `init --git` and `clone` make (git never copies them with a clone).
+    static func configure(_ repository: GitRepository) throws(EntitlementError) {
+        try repository.check(["config", "merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"])
+        try repository.check(["config", "merge.entitlement.driver", driverCommand(environment: repository.environment)])
+    }
+
+    /// Turns the store at `store.root` into a team store and commits every file in it.
+    /// Returns the first commit.
+    @discardableResult
+    static func initialize(_ store: EntitlementStore, actor: String, summary: String, environment: [String: String]) throws(EntitlementError) -> String? {
+        let repository = GitRepository(root: store.root, environment: environment)
+        if !GitRepository.isRepository(store.root) {
+            try repository.check(["init", "--quiet"])
+            try repository.check(["symbolic-ref", "HEAD", "refs/heads/main"])
+        }
+        try configure(repository)
+        for (name, text) in [(".gitattributes", attributes), (".gitignore", ignored)] where !FileSystem.exists("\(store.root)/\(name)") {
+            try FileSystem.writeAtomically(Array(text.utf8), to: "\(store.root)/\(name)", durable: store.durable)
+        }
+        return try GitCommitter(repository: repository, durable: store.durable)
+            .commit(paths: try trackedFiles(in: store.root), message: summary, author: GitIdentity(actor: actor))
+    }
+
+    /// Every file of the store that belongs in its history (not `.git`, the lock or temporary files).
+    static func trackedFiles(in root: String) throws(EntitlementError) -> [String] {
+        var files: [String] = []
+        func walk(_ relative: String) throws(EntitlementError) {
+            let directory = relative.isEmpty ? root : "\(root)/\(relative)"
+            for name in try FileSystem.list(directory) {
+                if relative.isEmpty, name == ".git" || name == EntitlementStore.lockFileName { continue }
+                if name.hasPrefix("."), name.contains(".tmp-") { continue }
+                let path = relative.isEmpty ? name : "\(relative)/\(name)"
+                if FileSystem.isDirectory("\(root)/\(path)") { try walk(path) } else { files.append(path) }
+            }
+        }
+        try walk("")
+        return files
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}
