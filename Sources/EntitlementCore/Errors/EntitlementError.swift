@@ -23,12 +23,14 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
     case io(path: String, message: String)
     /// The writer lock was not acquired within the timeout.
     case busy(path: String, seconds: Double)
+    /// A merge of two versions of a store file that would need a person to decide. Nothing was written.
+    case cannotMerge(path: String, conflicts: [String])
 
     public var exitCode: ExitCode {
         switch self {
         case .usage: return .usage
         case .unknownUser, .unknownEntitlement, .notFound: return .notFound
-        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io, .cannotMerge: return .dataError
         case .busy: return .busy
         }
     }
@@ -46,6 +48,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
         case .invalidImport(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
         case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
+        case .cannotMerge(let path, let conflicts):
+            return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
         }
@@ -63,6 +67,7 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
         case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
+        case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
         case .notFound, .storeExists, .io: return nil
         }
     }
