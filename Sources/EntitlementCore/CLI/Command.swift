@@ -11,6 +11,9 @@ public enum Command: Sendable {
         InitCommand.self, PathCommand.self,
     ]
 
+    /// Commands for other programs (git), accepted but not listed in the main help.
+    public static let plumbing: [any RunnableCommand.Type] = [MergeDriverCommand.self]
+
     public static var specs: [CommandSpec] { all.map { $0.spec } + [helpSpec] }
 
     static let helpSpec = CommandSpec(
@@ -37,7 +40,7 @@ public enum Command: Sendable {
     }
 
     static func commandType(named name: String) throws(EntitlementError) -> any RunnableCommand.Type {
-        if let type = all.first(where: { $0.spec.name == name }) { return type }
+        if let type = (all + plumbing).first(where: { $0.spec.name == name }) { return type }
         if name.hasPrefix("-") {
             throw .usage("unknown option '\(Terminal.escape(name))'; options come after the command.", hint: "See 'entitlement --help'.")
         }

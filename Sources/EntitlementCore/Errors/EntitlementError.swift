@@ -27,12 +27,14 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
     case git(message: String, hint: String?)
     /// `sync` or `clone` could not reach the remote; local commits are kept.
     case remoteUnavailable(remote: String, detail: String)
+    /// A merge of two versions of a store file that would need a person to decide. Nothing was written.
+    case cannotMerge(path: String, conflicts: [String])
 
     public var exitCode: ExitCode {
         switch self {
         case .usage: return .usage
         case .unknownUser, .unknownEntitlement, .notFound: return .notFound
-        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io, .cannotMerge: return .dataError
         case .busy: return .busy
         case .git: return .dataError
         case .remoteUnavailable: return .remoteUnavailable
@@ -52,6 +54,8 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .newerSchema(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
         case .invalidImport(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
         case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
+        case .cannotMerge(let path, let conflicts):
+            return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(describeSeconds(seconds))"
         case .git(let message, _): return Terminal.escape(message)
@@ -73,6 +77,7 @@ public enum EntitlementError: Error, Equatable, CustomStringConvertible, Sendabl
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
         case .git(_, let hint): return hint
         case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
+        case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
         case .notFound, .storeExists, .io: return nil
         }
     }

@@ -11,7 +11,6 @@ enum GitSetup {
         # Profiles, their index and the configuration merge semantically (docs/team-store.md).
         config.json merge=entitlement
         profiles/** merge=entitlement
-        index/** merge=entitlement
 
         """
     static let ignored = """
