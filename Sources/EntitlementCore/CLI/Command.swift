@@ -8,7 +8,7 @@ public enum Command: Sendable {
     /// Every command, in the order help lists them.
     public static let all: [any RunnableCommand.Type] = [
         CheckCommand.self, StatusCommand.self, HistoryCommand.self, GrantCommand.self, RevokeCommand.self, ImportCommand.self,
-        InitCommand.self, PathCommand.self,
+        InitCommand.self, CloneCommand.self, SyncCommand.self, MigrateCommand.self, PathCommand.self,
     ]
 
     /// Commands for other programs (git), accepted but not listed in the main help.
