@@ -9,14 +9,24 @@ DEMO    := Fixtures/demo-store
 BIN_DIR  = $(shell $(SWIFT) build --show-bin-path)
 SIZE    ?= 1000
 
-.PHONY: build test demo install release bench bench-quick bench-store stress clean
+.PHONY: build test demo install release bench bench-quick bench-store bench-team stress clean
 
 build:
 	$(SWIFT) build
 
 ## The whole suite: unit, in-process CLI, end-to-end (built binary), concurrency and crash tests.
 test: build
+	bash scripts/ensure-tools.sh git
 	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" $(SWIFT) test
+
+## Long team-store runs: more convergence seeds and operations (CI runs it too).
+stress: build
+	bash scripts/ensure-tools.sh git
+	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" ENTITLEMENT_STRESS=1 $(SWIFT) test --filter TeamStoreConvergenceTests
+
+## Team-store benchmarks: grant with its commit, check, sync (installs git and hyperfine).
+bench-team:
+	bash scripts/bench-team.sh
 
 ## Runs status and check on the bundled demo store at a fixed date, so the output never changes.
 demo: build

@@ -12,6 +12,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             OptionSpec("entitlement", value: "ID", help: "Only transactions that unlock this entitlement."),
             OptionSpec("since", value: "DATE", help: "Only events at or after this date."),
             OptionSpec("limit", value: "N", help: "Only the N most recent events (still shown oldest first)."),
+            OptionSpec("verify-signatures", help: "Team store: also check each commit's signature (runs gpg)."),
             CommonOptions.json,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --json"])
@@ -22,6 +23,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public var since: Date?
     public var limit: Int?
     public var json: Bool
+    public var verifySignatures: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
@@ -35,6 +37,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             limit = count
         }
         json = parsed.flag("json")
+        verifySignatures = parsed.flag("verify-signatures")
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -52,12 +55,21 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         }
         if let since { events = events.filter { $0.at >= since } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
+        let repository = store.gitRepository(environment: context.environment)
+        if let repository, !events.isEmpty {
+            let commits = try GitAudit(repository: repository, store: store).commits(for: profile.customerUserID, verifySignatures: verifySignatures)
+            for index in events.indices {
+                events[index].recorded = commits[GitAudit.key(events[index].transaction, revocation: events[index].kind == .revocation)]
+            }
+        } else if verifySignatures {
+            throw .usage("--verify-signatures needs a team store (git); \(store.root) is a plain store.", command: Self.spec.name)
+        }
         if json {
-            context.stdout.write(JSONWriter().string(.array(events.map { .object($0.json) })))
+            context.stdout.write(JSONWriter().string(.array(events.map { .object(repository == nil ? $0.json : $0.auditJSON) })))
         } else if events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.render(events))
+            context.stdout.write(HistoryText.render(events, audit: repository != nil))
         }
         return .success
     }

@@ -16,6 +16,14 @@ public struct HistoryEvent: Equatable, Sendable {
     public var transaction: Transaction
     public var actor: String?
     public var reason: String?
+    /// Team store: the commit that recorded this event (nil in a plain store).
+    var recorded: GitAudit.Commit? = nil
+
+    /// Team store: whether the recorded actor is the commit's author (nil when either is unknown).
+    var actorMatchesAuthor: Bool? {
+        guard let recorded, let actor else { return nil }
+        return recorded.author.matches(actor: actor)
+    }
 
     /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.
     public static func events(of profile: Profile) -> [HistoryEvent] {
@@ -45,5 +53,16 @@ public struct HistoryEvent: Equatable, Sendable {
             ("reason", .string(reason)),
             ("transaction", transaction.json),
         ])
+    }
+
+    /// The `--json` object, with the recording commit in a team store.
+    var auditJSON: JSONObject {
+        var object = json
+        guard let recorded else { return object }
+        var commit = JSONObject([("id", .string(recorded.id)), ("author", .string(recorded.author.description))])
+        if let signature = recorded.signatureDescription { commit["signature"] = .string(signature) }
+        object["commit"] = .object(commit)
+        object["actor_matches_author"] = actorMatchesAuthor.map(JSONValue.bool) ?? .null
+        return object
     }
 }
