@@ -22,7 +22,7 @@ test: build
 ## Long team-store runs: more convergence seeds and operations (CI runs it too).
 stress: build
 	bash scripts/ensure-tools.sh git
-	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" ENTITLEMENT_STRESS=1 $(SWIFT) test --filter TeamStoreConvergenceTests
+	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" ENTITLEMENT_STRESS=1 $(SWIFT) test --filter 'TeamStoreConvergenceTests|TeamStoreCrashTests'
 
 ## Team-store benchmarks: grant with its commit, check, sync (installs git and hyperfine).
 bench-team:
