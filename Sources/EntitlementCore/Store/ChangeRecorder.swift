@@ -16,8 +16,8 @@ public struct ChangeDescription: Equatable, Sendable {
 protocol ChangeRecorder: AnyObject, Sendable {
     /// The lock is held; finish anything an interrupted earlier run left, then note `change`.
     func begin(_ change: ChangeDescription?) throws(EntitlementError)
-    /// `path` (under the store root) is about to be replaced or created.
-    func willWrite(_ path: String) throws(EntitlementError)
+    /// `paths` (under the store root) are about to be replaced, created or removed.
+    func willWrite(_ paths: [String]) throws(EntitlementError)
     /// The locked section succeeded: record what was written as one change.
     func finish() throws(EntitlementError)
 }

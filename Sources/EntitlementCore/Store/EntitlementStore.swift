@@ -69,7 +69,7 @@ public struct EntitlementStore: Sendable {
 
     public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
         // Unsorted: the order of entitlements in config.json is the order status shows.
-        try recorder?.willWrite(configPath)
+        try recorder?.willWrite([configPath])
         try FileSystem.writeAtomically(JSONWriter(sortKeys: false).bytes(configuration.json), to: configPath, durable: durable)
         layoutCache.remember(configuration.profileLayout)
     }
@@ -120,14 +120,14 @@ public struct EntitlementStore: Sendable {
     public func saveProfile(_ profile: Profile) throws(EntitlementError) {
         let path = profilePath(for: profile.customerUserID)
         try FileSystem.makeDirectory(PathName.directory(of: path))
-        try recorder?.willWrite(path)
+        try recorder?.willWrite([path])
         try FileSystem.writeAtomically(JSONWriter().bytes(profile.json), to: path, durable: durable)
         if let profileID = profile.profileID, !profileID.isEmpty {
             let indexPath = profileIDIndexPath(for: profileID)
             let userID = Array(profile.customerUserID.utf8)
             if try FileSystem.read(indexPath) != userID {
                 try FileSystem.makeDirectory(PathName.directory(of: indexPath))
-                try recorder?.willWrite(indexPath)
+                try recorder?.willWrite([indexPath])
                 try FileSystem.writeAtomically(userID, to: indexPath, durable: durable)
             }
         }

@@ -9,7 +9,7 @@ enum LayoutMigration {
     /// Moves every file under `directory` (flat or two levels down) to where `layout` puts it.
     static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore) throws(EntitlementError) -> Int {
         guard FileSystem.isDirectory(directory) else { return 0 }
-        var moved = 0
+        var moves: [(from: String, to: String)] = []
         var emptied: [String] = []
         func walk(_ folder: String, depth: Int) throws(EntitlementError) {
             for name in try FileSystem.list(folder).sorted() where !name.hasPrefix(".") {
@@ -20,17 +20,18 @@ enum LayoutMigration {
                 }
                 let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
                 let target = "\(directory)/\(layout.relativePath(forName: base, suffix: name.hasSuffix(".json") ? ".json" : ""))"
-                guard target != path else { continue }
-                try FileSystem.makeDirectory(PathName.directory(of: target))
-                try store.recorder?.willWrite(path)
-                try store.recorder?.willWrite(target)
-                guard rename(path, target) == 0 else { throw .io(path: path, message: "cannot move to \(target): \(FileSystem.errorMessage())") }
-                moved += 1
+                if target != path { moves.append((path, target)) }
             }
         }
         try walk(directory, depth: 0)
+        // One journal entry for the whole move (a team store), then the renames.
+        if !moves.isEmpty { try store.recorder?.willWrite(moves.flatMap { [$0.from, $0.to] }) }
+        for move in moves {
+            try FileSystem.makeDirectory(PathName.directory(of: move.to))
+            guard rename(move.from, move.to) == 0 else { throw .io(path: move.from, message: "cannot move to \(move.to): \(FileSystem.errorMessage())") }
+        }
         for folder in emptied.reversed() { rmdir(folder) }  // only empty ones go
         if store.durable { try FileSystem.syncDirectory(directory) }
-        return moved
+        return moves.count
     }
 }

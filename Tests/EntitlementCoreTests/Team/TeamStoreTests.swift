@@ -47,6 +47,25 @@ struct TeamStoreTests {
         #expect(try Binary.run(["init", "--git", "--store", store], environment: environment).exitCode == 4)
     }
 
+    @Test func migrateMovesEveryProfileInOneCommit() throws {
+        let team = try TeamFixture.team(of: 1)
+        for user in ["a", "b", "c d"] { #expect(try team.run(["grant", user, "premium", "--lifetime"], in: "s0").exitCode == 0) }
+        let before = try team.head("s0")
+        let flat = try team.run(["migrate", "--layout", "flat", "--json"], in: "s0")
+        #expect(flat.exitCode == 0, "\(flat.stderr)")
+        #expect(flat.stdout.contains("\"moved_files\": 6"))
+        #expect(try team.git(["rev-list", "--count", "\(before)..HEAD"], in: "s0").stdout == "1\n")
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty)
+        #expect(try team.run(["path", "c d"], in: "s0").stdout.hasSuffix("/profiles/c%20d.json\n"))
+        #expect(try team.run(["check", "c d", "--quiet"], in: "s0").exitCode == 0)
+        // The audit follows a profile across the move.
+        let history = try team.run(["history", "a", "--json"], in: "s0").stdout
+        #expect(history.contains("\"author\": \"Agent s0 <s0@example.com>\""))
+        #expect(try team.run(["migrate", "--layout", "fanout"], in: "s0").exitCode == 0)
+        #expect(try team.run(["check", "a", "--quiet"], in: "s0").exitCode == 0)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty)
+    }
+
     @Test func syncMergesBothSidesAndPlainGitPullUsesTheDriver() throws {
         let team = try TeamFixture.team(of: 3)
         #expect(try team.run(["grant", "alice", "premium", "--duration", "7d", "--reason", "a"], in: "s0").exitCode == 0)

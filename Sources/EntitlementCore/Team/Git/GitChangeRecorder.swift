@@ -23,20 +23,21 @@ final class GitChangeRecorder: ChangeRecorder {
         state.withLock { $0 = (change, []) }
     }
 
-    func willWrite(_ path: String) throws(EntitlementError) {
-        let relative = repository.relativePath(path)
+    func willWrite(_ paths: [String]) throws(EntitlementError) {
+        let relative = paths.map(repository.relativePath)
         let (change, isFirst) = state.withLock { value -> (ChangeDescription?, Bool) in
-            value.paths.append(relative)
-            return (value.change, value.paths.count == 1)
+            let isFirst = value.paths.isEmpty
+            value.paths += relative
+            return (value.change, isFirst)
         }
-        var text = ""
+        let lines = relative.map { JournalLine.encode($0) + "\n" }.joined()
         if isFirst {
             let change = change ?? ChangeDescription(summary: "update the store", actor: "unknown")
-            text = JournalLine.encode(change.summary) + "\n" + JournalLine.encode(change.actor) + "\n"
+            let header = JournalLine.encode(change.summary) + "\n" + JournalLine.encode(change.actor) + "\n"
             try FileSystem.makeDirectory(PathName.directory(of: journalPath))
-            try FileSystem.writeAtomically(Array((text + JournalLine.encode(relative) + "\n").utf8), to: journalPath, durable: durable)
+            try FileSystem.writeAtomically(Array((header + lines).utf8), to: journalPath, durable: durable)
         } else {
-            try FileSystem.append(Array((JournalLine.encode(relative) + "\n").utf8), to: journalPath, durable: durable)
+            try FileSystem.append(Array(lines.utf8), to: journalPath, durable: durable)
         }
     }
 

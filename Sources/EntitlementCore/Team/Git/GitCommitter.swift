@@ -18,7 +18,8 @@ struct GitCommitter {
         var directories: Set<String> = [""]
         for path in Set(paths) {
             let bytes = try FileSystem.read("\(repository.root)/\(path)")
-            blobs[path] = try bytes.map { (content) throws(EntitlementError) in try objects.write(type: "blob", content: content) }
+            // updateValue: a nil (deleted file) must be kept as a value, not remove the key.
+            blobs.updateValue(try bytes.map { (content) throws(EntitlementError) in try objects.write(type: "blob", content: content) }, forKey: path)
             var directory = PathName.parent(of: path)
             while !directory.isEmpty {
                 directories.insert(directory)
