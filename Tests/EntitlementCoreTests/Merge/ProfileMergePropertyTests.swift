@@ -5,7 +5,7 @@ import Testing
 extension Merge {
     /// The merge invariants over generated profiles: a base and two random edits of it.
     struct ProfileMergePropertyTests {
-        static let seeds: [UInt64] = Array(1...300)
+        static let seeds: [UInt64] = Array(1...200)
 
         /// (base, ours, theirs) for one seed; every tenth case has no common ancestor.
         static func sides(_ seed: UInt64) -> (Profile?, Profile, Profile) {
