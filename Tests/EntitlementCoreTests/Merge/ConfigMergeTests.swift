@@ -78,7 +78,7 @@ extension Merge {
 
         @Test func aNewerSchemaOnEitherSideIsRefusedByName() {
             let newer = #"{"schema_version": 2, "entitlements": {}}"#
-            #expect(throws: MergeFailure.unreadable(.theirs, detail: "schema_version: schema_version 2 is newer than this tool supports (1); upgrade entitlement")) {
+            #expect(throws: MergeFailure.newerSchema(.theirs, detail: "schema_version 2 is newer than this tool supports (1); upgrade entitlement")) {
                 try Self.merge(Self.base, Self.base, newer)
             }
         }

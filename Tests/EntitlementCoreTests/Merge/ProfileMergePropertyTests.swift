@@ -79,7 +79,7 @@ extension Merge {
                     if group.count > 1 { duplicatesSeen += 1 }
                 }
             }
-            #expect(duplicatesSeen > 20)  // the generator does make duplicates
+            #expect(duplicatesSeen >= 5)  // the generator does make duplicates
         }
 
         @Test func unknownFieldsOnEitherSideSurviveWithoutAncestor() throws {
