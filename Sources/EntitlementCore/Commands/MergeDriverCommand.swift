@@ -55,6 +55,7 @@ extension MergeFailure {
     func entitlementError(file: String) -> EntitlementError {
         switch self {
         case .unreadable(let side, let detail): return .invalidFile(path: "\(file) (\(side.rawValue))", detail: detail)
+        case .newerSchema(let side, let detail): return .newerSchema(path: "\(file) (\(side.rawValue))", version: detail)
         case .conflicts(let conflicts): return .cannotMerge(path: file, conflicts: conflicts.map(\.description))
         case .notAStoreFile: return .cannotMerge(path: file, conflicts: ["neither a profile nor config.json; only store files merge with this driver"])
         }

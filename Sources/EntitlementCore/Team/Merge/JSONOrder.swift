@@ -11,6 +11,7 @@ import FoundationEssentials
 enum JSONOrder {
     /// -1, 0 or 1 as `lhs` is less than, identical to, or greater than `rhs`.
     static func compare(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Int {
+        if case .string(let a)? = lhs, case .string(let b)? = rhs, a.utf8.elementsEqual(b.utf8) { return 0 }
         let (left, right) = (rank(lhs), rank(rhs))
         if left != right { return left < right ? -1 : 1 }
         switch (lhs, rhs) {
@@ -42,7 +43,10 @@ enum JSONOrder {
     }
 
     /// True when both are absent, or both are written identically.
-    static func same(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool { compare(lhs, rhs) == 0 }
+    static func same(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
+        // `==` may call canonically equivalent strings equal, so only its "no" is final.
+        lhs == rhs && compare(lhs, rhs) == 0
+    }
 
     /// The greater of two values (either, when identical).
     static func greater(_ lhs: JSONValue?, _ rhs: JSONValue?) -> JSONValue? { compare(lhs, rhs) >= 0 ? lhs : rhs }

@@ -5,8 +5,10 @@ enum MergeSide: String, Sendable {
 
 /// Why a merge wrote nothing.
 enum MergeFailure: Error, Equatable, Sendable {
-    /// One side cannot be read by the tool (invalid JSON, wrong field, newer schema).
+    /// One side cannot be read by the tool (invalid JSON, wrong field, misplaced).
     case unreadable(MergeSide, detail: String)
+    /// One side has a `schema_version` newer than this tool's.
+    case newerSchema(MergeSide, detail: String)
     /// Changes that cannot be combined meaningfully, by field.
     case conflicts([MergeConflict])
     /// The file is neither a profile nor `config.json`.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The three-way merge of one profile file. Pure and deterministic; both sides are
 /// treated alike, so `merge(base, a, b)` and `merge(base, b, a)` write the same bytes.
 ///
@@ -27,23 +25,13 @@ enum ProfileMerge {
         var merged = merger.mergeObjects(base: origin, ours: left, theirs: right, path: "",
                                          skipping: [K.transactions.rawValue, K.createdAt.rawValue])
         let created = K.createdAt.rawValue
-        merged[created] = earliest(ours: ours.createdAt, theirs: theirs.createdAt, left[created], right[created])
+        merged[created] = EarliestDate.pick(created, ours: left, theirs: right)
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
         merged[K.transactions.rawValue] = .array(try transactions(base: ancestor, ours: ours, theirs: theirs).map(JSONValue.object))
         do {
             return try Profile(json: .object(merged))
         } catch {
             throw .conflicts([MergeConflict(field: error.path, message: "the merged value would be invalid: \(error.message)")])
-        }
-    }
-
-    /// The earlier date's own value; at the same instant, the greater spelling.
-    private static func earliest(ours: Date?, theirs: Date?, _ left: JSONValue?, _ right: JSONValue?) -> JSONValue? {
-        switch (ours, theirs) {
-        case (nil, nil): return nil
-        case (_?, nil): return left
-        case (nil, _?): return right
-        case (let a?, let b?): return a == b ? JSONOrder.greater(left, right) : (a < b ? left : right)
         }
     }
 

@@ -48,7 +48,7 @@ enum StoreFileMerge {
         do {
             profile = try Profile(json: document)
         } catch {
-            throw .unreadable(side, detail: error.description)
+            throw SchemaVersion.isNewer(error) ? .newerSchema(side, detail: error.message) : .unreadable(side, detail: error.description)
         }
         let base = PathName.base(of: path)
         if base.hasSuffix(".json"), ProfileFileName.name(for: profile.customerUserID) + ".json" != base {
@@ -61,7 +61,7 @@ enum StoreFileMerge {
         do {
             return try ProductConfiguration(json: document)
         } catch {
-            throw .unreadable(side, detail: error.description)
+            throw SchemaVersion.isNewer(error) ? .newerSchema(side, detail: error.message) : .unreadable(side, detail: error.description)
         }
     }
 }
