@@ -4,8 +4,11 @@ public struct InitCommand: RunnableCommand, Equatable {
         name: "init",
         abstract: "Create an empty store with a product configuration.",
         discussion: """
-            The configuration holds 'premium', or the entitlements named with --entitlement. Map products to entitlements by editing config.json (see docs/store-format.md). Never overwrites an existing store.
-            With --git, the store is also a git repository (a team store, see docs/team-store.md) with its first commit made; on an existing plain store, --git keeps every file and commits them all.
+            The configuration holds 'premium', or the entitlements named with --entitlement. Map
+            products to entitlements by editing config.json (see docs/store-format.md). Never
+            overwrites an existing store. With --git, the store is also a git repository (a team
+            store, see docs/team-store.md) in the fanout layout, with its first commit made; on an
+            existing plain store, --git keeps every file and the layout, and commits them all.
             """,
         options: [
             CommonOptions.store,
