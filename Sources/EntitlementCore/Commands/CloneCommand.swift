@@ -26,7 +26,8 @@ public struct CloneCommand: RunnableCommand, Equatable {
         }
         let parent = PathName.directory(of: store.root)
         try FileSystem.makeDirectory(parent)
-        let git = GitRepository(root: parent, environment: context.environment)
+        // From the current directory, so a relative DIR means what the user meant.
+        let git = GitRepository(root: ".", environment: context.environment)
         let result = try git.run(["clone", "--quiet", "--", url, store.root])
         guard result.succeeded else {
             throw .remoteUnavailable(remote: url, detail: GitRepository.firstLines(result.errorText, limit: 2))
