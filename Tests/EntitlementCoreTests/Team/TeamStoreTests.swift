@@ -113,6 +113,17 @@ struct TeamStoreTests {
         #expect(try team.run(["check", "dave", "--quiet"], in: "s0").exitCode == 0)
     }
 
+    @Test func cloneOfAnUnreachableRemoteIsExit6AndSyncOfAPlainStoreIsAUsageError() throws {
+        let team = TeamFixture()
+        let clone = try Binary.run(["clone", team.directory.path + "/nothing.git", "--store", team.store("c")], environment: team.environment)
+        #expect(clone.exitCode == 6)
+        #expect(clone.stderr.hasPrefix("Error: cannot reach the remote"))
+        let plain = team.directory.store()
+        let sync = try Binary.run(["sync", "--store", plain], environment: team.environment)
+        #expect(sync.exitCode == 2)
+        #expect(sync.stderr.contains("entitlement init --git"))
+    }
+
     @Test func corruptProfileOnTheRemoteStopsTheSync() throws {
         let team = try TeamFixture.team(of: 2)
         #expect(try team.run(["grant", "erin", "premium", "--lifetime"], in: "s0").exitCode == 0)
