@@ -72,8 +72,8 @@ for N in "${SIZES[@]}"; do
     git -C "$TEAM" status --porcelain | head -3 >&2
 
     log "check at $N profiles"
-    hyperfine --style basic -N -w 10 -r 200 --export-json "$W/check-plain.json" "$BIN check $user premium --at $AT --store $PLAIN" >&2
-    hyperfine --style basic -N -w 10 -r 200 --export-json "$W/check-team.json" "$BIN check $user premium --at $AT --store $TEAM" >&2
+    hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-plain.json" "$BIN check $user premium --at $AT --store $PLAIN" >&2
+    hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-team.json" "$BIN check $user premium --at $AT --store $TEAM" >&2
 
     log "sync: $CHANGED changed profiles into the clone"
     "$BIN" sync --store "$CLONE" >&2 || die "first sync of the clone failed"
