@@ -23,8 +23,8 @@ struct GitMergeDriverTests {
         environment["GIT_COMMITTER_EMAIL"] = "dana@example.com"
         process.environment = environment
         let output = directory.path + "/git-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: output + ".out", contents: nil)
-        FileManager.default.createFile(atPath: output + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: output + ".err", contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: output + ".out"))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: output + ".err"))
         process.standardOutput = out

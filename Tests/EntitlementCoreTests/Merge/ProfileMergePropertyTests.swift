@@ -45,6 +45,17 @@ extension Merge {
             }
         }
 
+        /// Merging a side again into a result that already holds it changes nothing
+        /// (a stale branch merged twice, or a replica that syncs once more).
+        @Test func mergingASideIntoItsOwnResultChangesNothing() throws {
+            for seed in Self.seeds {
+                let (base, ours, theirs) = Self.sides(seed)
+                let merged = try Merge.mergedProfile(base, ours, theirs)
+                #expect(try Merge.merged(base, ours, merged) == Merge.bytes(merged), "seed \(seed)")
+                #expect(try Merge.merged(base, merged, theirs) == Merge.bytes(merged), "seed \(seed)")
+            }
+        }
+
         @Test func noTransactionIsLost() throws {
             for seed in Self.seeds {
                 let (base, ours, theirs) = Self.sides(seed)

@@ -149,6 +149,15 @@ extension Merge {
             }
             let merged = try Merge.mergedProfile(Merge.profile(Self.base), expiring("2026-03-01T00:00:00Z"), expiring("2026-02-15T00:00:00+05:00"))
             #expect(merged.transactions[0].expiresAt == ISODate.parse("2026-03-01T00:00:00Z"))
+            let never = Self.edited { object in
+                var items = Self.transactions(object)
+                items[0]["expires_at"] = .null
+                items[0]["purchased_at"] = .string("2025-12-31T00:00:00Z")
+                object["transactions"] = .array(items.map(JSONValue.object))
+            }
+            let other = try Merge.mergedProfile(Merge.profile(Self.base), never, expiring("2026-02-15T00:00:00Z"))
+            #expect(other.transactions[0].expiresAt == ISODate.parse("2026-02-15T00:00:00Z"))  // null ranks below a date
+            #expect(other.transactions[0].purchasedAt == ISODate.parse("2025-12-31T00:00:00Z"))  // the earlier purchase time
         }
 
         @Test func sidesOfDifferentUsersAreNotMerged() throws {
