@@ -62,6 +62,10 @@ public struct CLI {
         case .verify(let verify): return try verify.run(context)
         case .initStore(let initCommand): return try initCommand.run(context)
         case .path(let path): return try path.run(context)
+        case .clone(let clone): return try clone.run(context)
+        case .sync(let sync): return try sync.run(context)
+        case .migrate(let migrate): return try migrate.run(context)
+        case .mergeDriver(let driver): return try driver.run(context)
         case .help(let spec):
             context.stdout.write(spec.map(HelpText.forCommand) ?? HelpText.main(Command.specs))
             return .success

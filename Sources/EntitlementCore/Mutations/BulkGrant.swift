@@ -30,6 +30,8 @@ struct BulkGrant {
     var dryRun = false
     var allOrNothing = false
     var batchSize = 1000
+    /// A team store's commit message and author: one commit for the whole run.
+    var change: ChangeDescription? = nil
 
     /// Runs every line; `emit` gets each result after it is written (or planned), in input order.
     func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
@@ -41,7 +43,7 @@ struct BulkGrant {
             return totals
         }
         if dryRun { return try apply(lines, totals: &totals, progress: progress, emit: emit) }
-        return try store.withWriteLock { () throws(EntitlementError) -> Totals in
+        return try store.withWriteLock(change) { () throws(EntitlementError) -> Totals in
             try apply(lines, totals: &totals, progress: progress, emit: emit)
         }
     }
@@ -113,7 +115,7 @@ extension EntitlementStore {
             let indexPath = profileIDIndexPath(for: profileID)
             let userID = Array(profile.customerUserID.utf8)
             if (try? fileSystem.readFile(indexPath)) ?? nil != userID {
-                changes.append(FileChange(path: "\(Self.profileIDIndexDirectory)/\(PathName.base(of: indexPath))", bytes: userID))
+                changes.append(FileChange(path: relativeProfileIDIndexPath(for: profileID), bytes: userID))
             }
         }
         return changes

@@ -1,7 +1,11 @@
 /// `history` for people: one row per event.
 enum HistoryText {
-    static func render(_ events: [HistoryEvent]) -> String {
-        var table = TextTable(headers: ["DATE", "EVENT", "TRANSACTION", "PRODUCT", "STORE", "STARTS", "EXPIRES", "ENV", "BY", "REASON"])
+    /// With `audit` (a team store), each row also names its commit and author, and a `!`
+    /// flags an actor that is not the commit's author.
+    static func render(_ events: [HistoryEvent], audit: Bool = false) -> String {
+        var headers = ["DATE", "EVENT", "TRANSACTION", "PRODUCT", "STORE", "STARTS", "EXPIRES", "ENV", "BY", "REASON"]
+        if audit { headers += ["COMMIT", "AUTHOR", "SIGNATURE"] }
+        var table = TextTable(headers: headers)
         for event in events {
             let transaction = event.transaction
             let what: String
@@ -12,12 +16,22 @@ enum HistoryText {
             case .restore: what = "restore"
             }
             let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
-            table.append([
+            let flagged = event.actorMatchesAuthor == false
+            var row = [
                 HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
                 transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
-                transaction.environment.rawValue, event.actor ?? "-", event.reason ?? "-",
-            ])
+                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reason ?? "-",
+            ]
+            if audit {
+                row += [event.recorded.map { String($0.id.prefix(10)) } ?? "-", event.recorded?.author.description ?? "-",
+                        event.recorded?.signatureDescription ?? "-"]
+            }
+            table.append(row)
         }
-        return table.render()
+        var text = table.render()
+        if audit, events.contains(where: { $0.actorMatchesAuthor == false }) {
+            text += "! the recorded actor is not the author of the commit that recorded the change.\n"
+        }
+        return text
     }
 }
