@@ -22,7 +22,7 @@ OUT=bench/results-team.md
 die() { echo "bench-team.sh: $*" >&2; exit 1; }
 log() { printf '\n== %s\n' "$*" >&2; }
 
-bash scripts/ensure-tools.sh git hyperfine jq || die "cannot install git, hyperfine and jq"
+sh scripts/ensure-tools.sh hyperfine jq; for tool in git hyperfine jq; do command -v "$tool" >/dev/null || die "cannot install $tool"; done
 make release >&2 || die "release build failed"
 BIN="$(swift build -c release --show-bin-path)/entitlement"
 mkdir -p bench

@@ -6,7 +6,7 @@ import Glibc
 // A closed pipe must be a write error (exit 4), not death by SIGPIPE (exit 141).
 signal(SIGPIPE, SIG_IGN)
 let environment = ProcessEnvironment.current()
-let context = Context(
+var context = Context(
     environment: environment,
     stdout: OutputSink(fileDescriptor: 1),
     stderr: OutputSink(fileDescriptor: 2),
@@ -14,5 +14,6 @@ let context = Context(
     now: { Date() },
     newID: Context.randomID,
     loginName: LoginName.current(environment: environment))
+context.terminalColumns = TerminalSize.columns(of: 1)
 // Raw bytes, not CommandLine.arguments, which repairs invalid UTF-8 and could merge two ids.
 exit(CLI(context: context).run(rawArguments: CommandLine.rawArguments))

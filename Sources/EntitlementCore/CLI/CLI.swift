@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The command-line program: parse, run, report errors, return the exit code.
 public struct CLI {
     public static let version = "1.0.0"
@@ -13,21 +15,44 @@ public struct CLI {
         switch RawArguments.decode(rawArguments) {
         case .success(let arguments): return run(arguments)
         case .failure(let error):
-            report(error)
-            return finish(error.exitCode.rawValue)
+            let json = rawArguments.contains(Array("--json".utf8))
+            report(error, json: json, in: context)
+            return finish(error.exitCode.rawValue, json: json, in: context)
         }
     }
 
     /// Runs one invocation; `arguments` excludes the program name.
     public func run(_ arguments: [String]) -> Int32 {
-        finish(runCommand(arguments))
+        // Relative dates and every "now" of the run are one instant, read once here.
+        let start = context.now()
+        var context = self.context
+        context.now = { start }
+        let json = ErrorFormat.wantsJSON(arguments)
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments, now: start)
+        } catch {
+            report(error, json: json, in: context)
+            return finish(error.exitCode.rawValue, json: json, in: context)
+        }
+        context.color = invocation.color
+        context.quiet = invocation.quiet
+        if invocation.quiet { context.stdout = OutputSink(discarding: ()) }
+        let code: Int32
+        do {
+            code = try run(invocation, in: context).rawValue
+        } catch {
+            report(error, json: invocation.json, running: invocation.command.spec, in: context)
+            code = error.exitCode.rawValue
+        }
+        return finish(code, json: invocation.json, in: context)
     }
 
-    private func finish(_ code: Int32) -> Int32 {
+    private func finish(_ code: Int32, json: Bool, in context: Context) -> Int32 {
         context.stdout.flush()
         // Output that did not arrive is a failure, not a success: `status > /dev/full`.
         if let failure = context.stdout.writeError {
-            context.stderr.write("Error: cannot write to standard output: \(failure)\n")
+            report(.io(path: "standard output", message: "cannot write: \(failure)"), json: json, in: context)
             context.stderr.flush()
             return ExitCode.dataError.rawValue
         }
@@ -35,21 +60,9 @@ public struct CLI {
         return code
     }
 
-    func runCommand(_ arguments: [String]) -> Int32 {
-        var running: CommandSpec?
-        do {
-            let command = try Command.parse(arguments)
-            running = command.spec
-            return try run(command).rawValue
-        } catch {
-            report(error, running: running)
-            return error.exitCode.rawValue
-        }
-    }
-
     /// Runs a parsed command. The switch is exhaustive: a new command must be handled here.
-    func run(_ command: Command) throws(EntitlementError) -> ExitCode {
-        switch command {
+    func run(_ invocation: Invocation, in context: Context) throws(EntitlementError) -> ExitCode {
+        switch invocation.command {
         case .check(let check): return try check.run(context)
         case .status(let status): return try status.run(context)
         case .history(let history): return try history.run(context)
@@ -66,19 +79,27 @@ public struct CLI {
         case .sync(let sync): return try sync.run(context)
         case .migrate(let migrate): return try migrate.run(context)
         case .mergeDriver(let driver): return try driver.run(context)
+        case .completions(let completions): return try completions.run(context)
+        case .manPage(let man): return try man.run(context)
+        case .complete(let complete): return try complete.run(context)
         case .help(let spec):
-            context.stdout.write(spec.map(HelpText.forCommand) ?? HelpText.main(Command.specs))
+            context.stdout.write(spec.map(HelpText.forCommand) ?? HelpText.main(CommandSpec.visible))
             return .success
         case .version:
-            context.stdout.write("entitlement \(Self.version)\n")
+            context.stdout.write(invocation.json ? JSONWriter().string(.object(BuildInfo.json(version: Self.version))) : "entitlement \(Self.version)\n")
             return .success
         }
     }
 
-    /// `Error: …`, a hint where one helps, and for usage errors the usage line of the
-    /// command they concern (named by the error, else the command that was running).
-    func report(_ error: EntitlementError, running: CommandSpec? = nil) {
+    /// Under `--json`, one JSON object (docs/json-output.md, "Errors"). Else `Error: …`, a hint
+    /// where one helps, and for usage errors the usage line of the command they concern
+    /// (named by the error, else the command that was running).
+    func report(_ error: EntitlementError, json: Bool, running: CommandSpec? = nil, in context: Context) {
         context.stdout.flush()
+        if json {
+            context.stderr.write(error.jsonLine)
+            return
+        }
         var text = "Error: \(error.description)\n"
         if let hint = error.hint { text += "\(hint)\n" }
         if let spec = error.usageCommand.flatMap({ name in Command.specs.first { $0.name == name } }) ?? (error.showsUsage ? running : nil) {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A parsed command line: which command, with its typed options. Built without I/O.
 ///
 /// A closed enum: `CLI` switches over it, so the compiler proves every command is run,
@@ -20,6 +22,10 @@ public enum Command: Sendable {
     case migrate(MigrateCommand)
     /// Plumbing for git (`merge-driver`): accepted, but not listed in the main help.
     case mergeDriver(MergeDriverCommand)
+    case completions(CompletionsCommand)
+    case manPage(ManCommand)
+    /// Hidden: candidates for the completion scripts.
+    case complete(CompleteCommand)
     /// `help [COMMAND]`, `--help`, or `COMMAND --help`.
     case help(CommandSpec?)
     case version
@@ -41,6 +47,9 @@ public enum Command: Sendable {
         (SyncCommand.spec, { (parsed) throws(EntitlementError) in .sync(try SyncCommand(parsed)) }),
         (MigrateCommand.spec, { (parsed) throws(EntitlementError) in .migrate(try MigrateCommand(parsed)) }),
         (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
+        (CompletionsCommand.spec, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
+        (ManCommand.spec, { (parsed) throws(EntitlementError) in .manPage(try ManCommand(parsed)) }),
+        (CompleteCommand.spec, { (parsed) throws(EntitlementError) in .complete(try CompleteCommand(parsed)) }),
     ]
 
     /// Commands for other programs (git): parsed like the others, never listed in help.
@@ -51,15 +60,22 @@ public enum Command: Sendable {
     /// Every declaration, `help` last: the source of help, completions and the man page.
     public static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
 
-    static let helpSpec = CommandSpec(
+    static let helpSpec: CommandSpec = {
+        var spec = CommandSpec(
         name: "help", abstract: "Show help for the tool or a command.",
-        arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec.name)), optional: true, help: "The command to explain.")], options: [])
+        arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec).filter { !$0.isHidden }.map(\.name)), optional: true, help: "The command to explain.")], options: [])
+        spec.options = [CommonOptions.help.spec]  // help reads no other option
+        return spec
+    }()
 
-    /// Parses `arguments` (without the program name).
-    public static func parse(_ arguments: [String]) throws(EntitlementError) -> Command {
+    /// Parses `arguments` (without the program name); `now` resolves relative dates.
+    /// Global options before the command are handled by `Invocation.parse`.
+    public static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
         guard let first = arguments.first else { return .help(nil) }
+        if GlobalOptions.movable(first) != nil || GlobalOptions.matches(first, GlobalOptions.version) {
+            return try Invocation.parse(arguments, now: now).command
+        }
         if GlobalOptions.matches(first, GlobalOptions.help) { return .help(nil) }
-        if GlobalOptions.matches(first, GlobalOptions.version) { return .version }
         if first == helpSpec.name {
             guard arguments.count > 1 else { return .help(nil) }
             guard arguments.count == 2 else { throw .usage("help takes at most one command.", command: "help") }
@@ -67,8 +83,9 @@ public enum Command: Sendable {
             return .help(try entry(named: arguments[1]).spec)
         }
         let command = try entry(named: first)
-        let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec)
+        let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), spec: command.spec, now: now)
         if parsed.flag(CommonOptions.help) { return .help(command.spec) }
+        _ = try parsed.value(CommonOptions.color)  // read by `Invocation`; refused here as well
         return try command.parse(parsed)
     }
 
@@ -91,6 +108,9 @@ public enum Command: Sendable {
         case .sync: return SyncCommand.spec
         case .migrate: return MigrateCommand.spec
         case .mergeDriver: return MergeDriverCommand.spec
+        case .completions: return CompletionsCommand.spec
+        case .manPage: return ManCommand.spec
+        case .complete: return CompleteCommand.spec
         case .help, .version: return nil
         }
     }
@@ -98,7 +118,8 @@ public enum Command: Sendable {
     static func entry(named name: String) throws(EntitlementError) -> (spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
         if let entry = (table + plumbing).first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
-            throw .usage("unknown option '\(Terminal.escape(name))'; options come after the command.", hint: "See 'entitlement --help'.")
+            let global = GlobalOptions.movableNames.map { "--\($0)" }.joined(separator: ", ")
+            throw .usage("unknown option '\(Terminal.escape(name))' before the command; only \(global) and -q may come first.", hint: "See 'entitlement --help'.")
         }
         let suggestion = Suggestion.closest(to: name, in: specs.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
         throw .usage("unknown command '\(Terminal.escape(name))'.\(suggestion)", hint: "See 'entitlement --help' for the list of commands.")

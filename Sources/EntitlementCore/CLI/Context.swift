@@ -18,6 +18,13 @@ public struct Context: Sendable {
     public var loginName: @Sendable () -> String?
     /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
     public var arena: ExitArena
+    /// The width of the terminal standard output is on (ioctl TIOCGWINSZ), if it is one and
+    /// the size is known; looked up by the executable, so tests inject any width.
+    public var terminalColumns: Int?
+    /// `--color auto|always|never`, as given (auto when not).
+    public var color: ColorChoice = .auto
+    /// `-q`/`--quiet`: commands print nothing on standard output and no notes.
+    public var quiet = false
 
     public init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
                 now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String = Context.randomID,
@@ -35,9 +42,25 @@ public struct Context: Sendable {
     /// A random (version 4) UUID in lower case: the real id generator.
     public static let randomID: @Sendable () -> String = { UUID().uuidString.lowercased() }
 
-    /// Colour only on a terminal, and never with NO_COLOR or TERM=dumb.
+    /// `--color always|never` decides; with `auto`, `NO_COLOR` (non-empty) turns colour off,
+    /// `CLICOLOR_FORCE` (non-empty, not 0) turns it on, else colour only on a terminal that is not `TERM=dumb`.
     public var useColor: Bool {
-        stdout.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if !(environment["NO_COLOR"] ?? "").isEmpty { return false }
+            if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" { return true }
+            return stdout.isTerminal && environment["TERM"] != "dumb"
+        }
+    }
+
+    /// The width tables must fit, in terminal cells: nil when standard output is not a
+    /// terminal (a pipe is never truncated); else `$COLUMNS`, else the terminal's size, else 80.
+    public var outputWidth: Int? {
+        guard stdout.isTerminal else { return nil }
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        return terminalColumns ?? 80
     }
 
     /// The store named by `--store`, then `$ENTITLEMENT_STORE`, then the XDG default.

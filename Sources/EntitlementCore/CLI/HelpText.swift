@@ -20,14 +20,18 @@ public enum HelpText {
     /// `entitlement help` and `entitlement --help`.
     public static func main(_ specs: [CommandSpec]) -> String {
         var out = "OVERVIEW: Inspect and manage in-app-purchase entitlements in a local JSON store.\n"
-        out += "\nUSAGE: entitlement <command> [options]\n"
-        out += "\nOPTIONS:\n"
+        out += "\nUSAGE: entitlement [global options] <command> [options]\n"
+        out += "\nGLOBAL OPTIONS (before the command, as in 'entitlement --store DIR check alice', or after it):\n"
         out += table(GlobalOptions.all.map { ($0.spec.label, $0.spec.helpLine) })
+        out += "\n  Dates: ISO 8601, now, today, yesterday, tomorrow, or an offset such as -3d, +2w, -1m, +1y, -12h.\n"
         out += "\nSUBCOMMANDS:\n"
         out += table(specs.map { ($0.name, $0.abstract) })
         out += "\n  See 'entitlement help <command>' for detailed help.\n"
         out += "\nEXIT CODES:\n"
         out += table(ExitCode.allCases.map { ("\($0.rawValue)", $0.meaning) })
+        out += "\nENVIRONMENT:\n"
+        out += table(EnvironmentVariables.all.map { ($0.name, $0.meaning) })
+        out += "\n  A single-value option given twice takes the last value.\n"
         return out
     }
 

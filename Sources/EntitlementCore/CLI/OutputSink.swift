@@ -14,12 +14,15 @@ public final class OutputSink: Sendable {
 
     private let state = Mutex(State())
     private let fd: Int32?
+    /// Drops everything written (`--quiet`).
+    private let discards: Bool
     /// Whether this sink is a terminal (decides colour and progress).
     public let isTerminal: Bool
 
     /// A sink over a file descriptor (1 or 2).
     public init(fileDescriptor: Int32) {
         fd = fileDescriptor
+        discards = false
         isTerminal = isatty(fileDescriptor) == 1
         state.withLock { $0.buffer.reserveCapacity(64 * 1024) }
     }
@@ -27,13 +30,22 @@ public final class OutputSink: Sendable {
     /// A sink that keeps what is written, for tests.
     public init(capturingAsTerminal isTerminal: Bool = false) {
         fd = nil
+        discards = false
         self.isTerminal = isTerminal
+    }
+
+    /// A sink that drops what is written: standard output under `--quiet`.
+    public init(discarding: Void) {
+        fd = nil
+        discards = true
+        isTerminal = false
     }
 
     /// The first write error (for example a full disk), so the run can fail with exit 4.
     public var writeError: String? { state.withLock { $0.writeError } }
 
     public func write(_ text: String) {
+        if discards { return }
         state.withLock { state in
             state.buffer.append(contentsOf: text.utf8)
             if state.buffer.count >= 64 * 1024 { flush(&state) }
@@ -41,6 +53,7 @@ public final class OutputSink: Sendable {
     }
 
     public func write(bytes: [UInt8]) {
+        if discards { return }
         state.withLock { state in
             state.buffer.append(contentsOf: bytes)
             if state.buffer.count >= 64 * 1024 { flush(&state) }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A command line split into positionals, option values and flags; no meaning yet.
 public struct ParsedArguments: Equatable, Sendable {
     public var positionals: [String] = []
@@ -5,11 +7,15 @@ public struct ParsedArguments: Equatable, Sendable {
     public var flags: Set<String> = []
     /// The command these arguments are for: usage errors from typed reads name it.
     public var command: String = ""
+    /// The instant relative dates (`now`, `-3d`) are resolved against: the start of the run.
+    public var now: Date?
 
     /// Splits `arguments` by `spec`. Throws a usage error for an unknown option
     /// (with "Did you mean …?"), a missing value, or a wrong number of arguments.
-    public static func parse(_ arguments: [String], spec: CommandSpec) throws(EntitlementError) -> ParsedArguments {
-        var parsed = ParsedArguments(command: spec.name)
+    /// A single-value option given twice takes the last value, and a repeated flag counts
+    /// once, so an alias can set a default that the command line overrides.
+    public static func parse(_ arguments: [String], spec: CommandSpec, now: Date? = nil) throws(EntitlementError) -> ParsedArguments {
+        var parsed = ParsedArguments(command: spec.name, now: now)
         var index = 0
         var onlyPositionals = false
         func fail(_ message: String) -> EntitlementError { .usage(message, command: spec.name) }
@@ -39,10 +45,7 @@ public struct ParsedArguments: Equatable, Sendable {
                 let letters = Array(argument.dropFirst())
                 guard letters.count == 1, let found = spec.option(short: letters[0]) else {
                     if letters.allSatisfy({ spec.option(short: $0)?.takesValue == false }) {
-                        for letter in letters {
-                            let name = spec.option(short: letter)!.name
-                            guard parsed.flags.insert(name).inserted else { throw fail("option '--\(name)' was given more than once.") }
-                        }
+                        for letter in letters { parsed.flags.insert(spec.option(short: letter)!.name) }
                         continue
                     }
                     if argument.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
@@ -67,13 +70,14 @@ public struct ParsedArguments: Equatable, Sendable {
                     index += 1
                 }
                 guard !value.isEmpty else { throw fail("option '--\(option.name)' needs a non-empty value.") }
-                if !option.repeatable, parsed.values[option.name] != nil {
-                    throw fail("option '--\(option.name)' was given more than once.")
+                if option.repeatable {
+                    parsed.values[option.name, default: []].append(value)
+                } else {
+                    parsed.values[option.name] = [value]  // the last one wins
                 }
-                parsed.values[option.name, default: []].append(value)
             } else {
                 guard inlineValue == nil else { throw fail("option '--\(option.name)' takes no value.") }
-                guard parsed.flags.insert(option.name).inserted else { throw fail("option '--\(option.name)' was given more than once.") }
+                parsed.flags.insert(option.name)
             }
         }
         if parsed.flag(CommonOptions.help) { return parsed }

@@ -29,6 +29,14 @@ struct BatchCheck {
         var result = ExitCode.success
         var answered = 0
         var buffer = LineBuffer()
+        let format = command.output.format
+        // A table must see every row before it can align them; the other formats stream.
+        var tableRows: [UInt8] = []
+        if [.csv, .tsv].contains(format), command.output.headers {
+            context.stdout.write(DelimitedText.line(CheckRecords.fieldNames, format: format))
+        }
+        var wroteItem = false
+        if format == .json { context.stdout.write("[") }
 
         func answer(_ lines: [ArraySlice<UInt8>]) {
             guard !lines.isEmpty else { return }
@@ -50,7 +58,18 @@ struct BatchCheck {
                 let answer = answers.get(part)
                 result = ExitCode.worst(result, answer.code)
                 answered += answer.count
-                if !command.quiet { context.stdout.write(bytes: answer.bytes) }
+                guard !command.quiet else { continue }
+                switch format {
+                case .table: tableRows.append(contentsOf: answer.bytes)
+                case .json:
+                    // Compact objects, one per line: separate them with commas.
+                    for line in answer.bytes.split(separator: 0x0A) {
+                        context.stdout.write(wroteItem ? ",\n" : "\n")
+                        context.stdout.write(bytes: Array(line))
+                        wroteItem = true
+                    }
+                default: context.stdout.write(bytes: answer.bytes)
+                }
             }
         }
 
@@ -59,6 +78,15 @@ struct BatchCheck {
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
         if let last = buffer.finish() { answer([last]) }
+        if format == .json { context.stdout.write(wroteItem ? "\n]\n" : "]\n") }
+        if format == .table, !tableRows.isEmpty {
+            var table = TextTable(columns: CheckRecords.columns)
+            table.showsHeaders = command.output.headers
+            for line in tableRows.split(separator: 0x0A) {
+                table.append(String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false).map { $0.isEmpty ? "-" : String($0) })
+            }
+            context.stdout.write(table.render(width: context.outputWidth))
+        }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
         guard answered > 0 else {
             if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
@@ -92,33 +120,39 @@ struct LineChecker: Sendable {
                     object = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel.json
                     object["profile_id"] = .string(profile.profileID)
                 } else if command.strict {
-                    object = errorObject(EntitlementError.unknownUser(userID).description)
+                    object = errorObject(.unknownUser(userID))
                     code = .notFound
                 } else {
                     object = AccessLevel(id: command.entitlement, state: .never).json
                     object["profile_id"] = .null
                 }
             } catch {
-                object = errorObject(error.description)
+                object = errorObject(error)
                 code = error.exitCode
             }
             if code == .success, object["is_active"] != .bool(true) { code = .notEntitled }
             object["customer_user_id"] = .string(userID)
         case .failure(let problem):
-            object = errorObject(problem.message)
+            object = errorObject(.invalidUserID(problem))
             object["customer_user_id"] = .string(String(decoding: line.prefix(64), as: UTF8.self))
             code = .usage
         }
         object["evaluated_at"] = evaluatedAt
         if !command.quiet {
-            JSONWriter(style: .compact).write(.object(object), indent: 0, into: &out)
-            out.append(0x0A)
+            switch command.output.format {
+            case .json, .jsonl:
+                JSONWriter(style: .compact).write(.object(object), indent: 0, into: &out)
+                out.append(0x0A)
+            case .csv: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .csv).utf8)
+            case .tsv, .table: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .tsv).utf8)
+            }
         }
         return code
     }
 
-    private func errorObject(_ message: String) -> JSONObject {
-        JSONObject([("id", .string(command.entitlement)), ("error", .string(message))])
+    /// The entitlement asked about and the error, in the one error shape (docs/json-output.md, "Errors").
+    private func errorObject(_ error: EntitlementError) -> JSONObject {
+        JSONObject([("id", .string(command.entitlement)), ("error", .object(error.json))])
     }
 }
 

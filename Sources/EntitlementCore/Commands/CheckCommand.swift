@@ -18,7 +18,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
         ],
         options: [
             CommonOptions.store, CommonOptions.at, CommonOptions.environment, CommonOptions.profileID,
-            quietFlag, CommonOptions.json, strictFlag, explainFlag, stdinFlag,
+            quietFlag, CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders, strictFlag, explainFlag, stdinFlag,
         ],
         examples: [
             "entitlement check alice@example.com",
@@ -45,6 +45,8 @@ public struct CheckCommand: RunnableCommand, Equatable {
     public var environment: EnvironmentFilter
     public var quiet: Bool
     public var json: Bool
+    /// `--output`; with --stdin the default is jsonl.
+    public var output: OutputChoice
     public var strict: Bool
     public var explain: Bool
 
@@ -72,9 +74,15 @@ public struct CheckCommand: RunnableCommand, Equatable {
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
         quiet = parsed.flag(Self.quietFlag)
-        json = parsed.flag(CommonOptions.json)
+        output = try OutputChoice.parse(parsed)
+        // --stdin prints JSON Lines unless --output says otherwise (--json too, as it always has).
+        if subject == .standardInput, !parsed.isGiven(CommonOptions.output) { output.format = .jsonl }
+        json = output.format == .json
         strict = parsed.flag(Self.strictFlag)
         explain = parsed.flag(Self.explainFlag)
+        if explain, ![.table, .json].contains(output.format) {
+            throw .usage("--explain prints with the table or json output, not \(output.format.rawValue).", command: name)
+        }
         if quiet && (json || explain) { throw .usage("--quiet cannot be combined with --json or --explain.", command: name) }
     }
 
@@ -116,12 +124,17 @@ public struct CheckCommand: RunnableCommand, Equatable {
             evaluation = Evaluation(accessLevel: AccessLevel(id: entitlement, state: .never), considerations: [], decision: "no profile for this user")
         }
         let level = evaluation.accessLevel
-        if json {
-            var object = level.json
-            object["customer_user_id"] = .string(userID)
-            object["profile_id"] = .string(profile?.profileID)
-            object["evaluated_at"] = .string(ISODate.format(date))
-            if explain { object["explanation"] = .object(ExplanationRenderer.json(evaluation)) }
+        var object = level.json
+        object["customer_user_id"] = .string(userID)
+        object["profile_id"] = .string(profile?.profileID)
+        object["evaluated_at"] = .string(ISODate.format(date))
+        if explain { object["explanation"] = .object(ExplanationRenderer.json(evaluation)) }
+        if output.format == .jsonl {
+            context.stdout.write(JSONWriter(style: .compact).string(.object(object)) + "\n")
+        } else if output.format == .csv || output.format == .tsv {
+            let rows = (output.headers ? [CheckRecords.fieldNames] : []) + [CheckRecords.fields(object)]
+            context.stdout.write(rows.map { DelimitedText.line($0, format: output.format) }.joined())
+        } else if json {
             context.stdout.write(JSONWriter().string(.object(object)))
         } else if !quiet {
             let style = Style(enabled: context.useColor)

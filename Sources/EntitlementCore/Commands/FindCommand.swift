@@ -100,7 +100,7 @@ public struct FindCommand: RunnableCommand, Equatable {
             if !part.errors.isEmpty {
                 failed = true
                 progress.clear()
-                for error in part.errors { CLI(context: context).report(error) }
+                for error in part.errors { CLI(context: context).report(error, json: json, in: context) }
             }
             guard !quiet else { return }
             if json {

@@ -139,7 +139,7 @@ public struct GrantCommand: RunnableCommand, Equatable {
         }
         let level = StatusEngine(configuration: configuration).evaluate(entitlement, for: outcome.profile, at: now).accessLevel
         MutationReport.grant(outcome, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
-        if !outcome.changed, let revokedAt = outcome.transaction.revokedAt {
+        if !outcome.changed, !context.quiet, let revokedAt = outcome.transaction.revokedAt {
             // Still a replay (exit 0), but the caller must not believe the access is there.
             let by = outcome.transaction.revokedBy.map { " by \(Terminal.escape($0))" } ?? ""
             let why = outcome.transaction.revocationReason.map { " (\(Terminal.escape($0)))" } ?? ""

@@ -10,7 +10,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         options: [
             CommonOptions.store, CommonOptions.profileID,
             entitlementOption, sinceOption, untilOption, limitOption, verifySignaturesFlag,
-            CommonOptions.json,
+            CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
 
@@ -27,6 +27,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public var until: Date?
     public var limit: Int?
     public var json: Bool
+    public var output: OutputChoice
     public var verifySignatures: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -39,7 +40,8 @@ public struct HistoryCommand: RunnableCommand, Equatable {
             throw .usage("--until (\(ISODate.format(until))) must be after --since (\(ISODate.format(since))).", command: Self.spec.name)
         }
         limit = try parsed.value(Self.limitOption)
-        json = parsed.flag(CommonOptions.json)
+        output = try OutputChoice.parse(parsed)
+        json = output.format == .json
         verifySignatures = parsed.flag(Self.verifySignaturesFlag)
     }
 
@@ -63,18 +65,15 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         let repository = store.gitRepository(environment: context.environment)
         if let repository, !events.isEmpty {
             let commits = try GitAudit(repository: repository, store: store).commits(for: profile.customerUserID, verifySignatures: verifySignatures)
-            for index in events.indices {
-                events[index].recorded = commits[GitAudit.key(events[index])]
-            }
+            for index in events.indices { events[index].recorded = commits[GitAudit.key(events[index])] }
         } else if verifySignatures, repository == nil {
             throw .usage("--verify-signatures needs a team store (git); \(store.root) is a plain store.", command: Self.spec.name)
         }
-        if json {
-            context.stdout.write(JSONWriter().string(.array(events.map { .object(repository == nil ? $0.json : $0.auditJSON) })))
-        } else if events.isEmpty {
+        if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.render(events, audit: repository != nil))
+            context.stdout.write(HistoryText.records(events, audit: repository != nil).render(output, width: context.outputWidth))
+            if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(events) { context.stdout.write(note) }
         }
         return .success
     }

@@ -181,7 +181,7 @@ struct ImportSession {
     private mutating func fail(_ outcome: inout ImportOutcome, _ error: EntitlementError) {
         outcome.error = error
         progress.clear()
-        CLI(context: context).report(error)
+        CLI(context: context).report(error, json: command.json, in: context)
     }
 
     private mutating func warn(_ message: String, file: String? = nil) {

@@ -8,7 +8,7 @@ public struct StatusCommand: RunnableCommand, Equatable {
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.at, CommonOptions.environment, CommonOptions.profileID, CommonOptions.json,
-            explainFlag,
+            CommonOptions.output, CommonOptions.noHeaders, explainFlag,
         ],
         examples: ["entitlement status alice@example.com", "entitlement status alice@example.com --at 2026-01-15 --explain", "entitlement status --profile-id 6b1c2f8e-5f7a-4a39-9a55-0d6a9f1e2b11 --json"])
 
@@ -20,14 +20,19 @@ public struct StatusCommand: RunnableCommand, Equatable {
     public var environment: EnvironmentFilter
     public var json: Bool
     public var explain: Bool
+    public var output: OutputChoice
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
-        json = parsed.flag(CommonOptions.json)
+        output = try OutputChoice.parse(parsed)
+        json = output.format == .json
         explain = parsed.flag(Self.explainFlag)
+        if explain, ![.table, .json].contains(output.format) {
+            throw .usage("--explain prints with the table or json output, not \(output.format.rawValue).", command: Self.spec.name)
+        }
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -37,10 +42,17 @@ public struct StatusCommand: RunnableCommand, Equatable {
         context.arena.keep(profile)
         let engine = StatusEngine(configuration: configuration, environment: environment)
         let date = at ?? context.now()
-        if json {
+        let style = Style(enabled: context.useColor)
+        switch output.format {
+        case .json:
             context.stdout.write(JSONWriter().string(.object(ProfileJSON.render(profile, engine: engine, at: date, explain: explain))))
-        } else {
-            context.stdout.write(ProfileText.render(profile, engine: engine, at: date, explain: explain, style: Style(enabled: context.useColor)))
+        case .table:
+            context.stdout.write(ProfileText.render(profile, engine: engine, at: date, explain: explain, style: style,
+                                                    headers: output.headers, width: context.outputWidth))
+        case .jsonl, .csv, .tsv:
+            // One record per entitlement.
+            let levels = engine.entitlementIDs(for: profile).map { engine.evaluate($0, for: profile, at: date).accessLevel }
+            context.stdout.write(AccessLevelText.records(levels, at: date, style: style, userID: profile.customerUserID).render(output, width: nil))
         }
         return .success
     }

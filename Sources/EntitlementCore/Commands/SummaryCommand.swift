@@ -48,7 +48,7 @@ public struct SummaryCommand: RunnableCommand, Equatable {
             // Named after the counts are in, so a broken file never hides the totals.
             let failing = ProfileSweep<[EntitlementError]>(scan: scan, makePart: { [] }, visit: { _, _ in }, fail: { $0.append($1) })
             try failing.run { errors += $0 }
-            for error in errors { CLI(context: context).report(error) }
+            for error in errors { CLI(context: context).report(error, json: json, in: context) }
         }
         if json {
             context.stdout.write(JSONWriter().string(.object(SummaryReport.json(summary, configuration: configuration, at: date))))

@@ -39,9 +39,7 @@ extension ImportReport {
             ("custom_attributes", .object(JSONObject([("set", strings(merge?.attributesSet)), ("unchanged", strings(merge?.attributesUnchanged))]))),
             ("detail", .string(document?.detail)),
             ("document_time", .string(outcome.failed ? nil : outcome.time.map(ISODate.format))),
-            ("error", outcome.error.map { error in
-                .object(JSONObject([("message", .string(error.description)), ("hint", .string(error.hint)), ("exit_code", .int(Int(error.exitCode.rawValue)))]))
-            } ?? .null),
+            ("error", outcome.error.map { .object($0.json) } ?? .null),
             ("file", .string(outcome.name)),
             ("format", .string(document?.format.rawValue)),
             ("at_ignored", .bool(outcome.atIgnored)),

@@ -30,7 +30,7 @@ enum MutationReport {
             if let extends = outcome.extendsTransactionID { out += " (extends \(Terminal.escape(extends)))" }
             out += ".\n"
         }
-        out += "\n" + AccessLevelText.table([level], at: now, style: Style(enabled: context.useColor))
+        out += "\n" + AccessLevelText.table([level], at: now, style: Style(enabled: context.useColor), width: context.outputWidth)
         context.stdout.write(out)
     }
 
@@ -63,7 +63,7 @@ enum MutationReport {
         if let source = storeSource {
             out += "\(Terminal.escape(level.id)) stays active: it comes from a store purchase (\(Terminal.escape(source.store?.rawValue ?? "?")), \(Terminal.escape(source.productID ?? "?"))). Use --include-store to revoke it too.\n"
         }
-        out += "\n" + AccessLevelText.table([level], at: now, style: Style(enabled: context.useColor))
+        out += "\n" + AccessLevelText.table([level], at: now, style: Style(enabled: context.useColor), width: context.outputWidth)
         context.stdout.write(out)
     }
 }

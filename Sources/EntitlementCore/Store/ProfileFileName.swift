@@ -23,6 +23,54 @@ public enum ProfileFileName {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `id` escaped by the same rule, never in the SHA-256 form (nil when it would be longer
+    /// than names get): for comparing prefixes of names. Empty for an empty id.
+    static func escapedWithoutHashing(_ id: String) -> String? {
+        var out = ""
+        for (offset, byte) in id.utf8.enumerated() {
+            if isKept(byte), !(offset == 0 && byte == UInt8(ascii: ".")) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+            if out.utf8.count > maximumEscapedLength { return nil }
+        }
+        return out
+    }
+
+    /// The id a base name (without `.json`) stands for: the inverse of `name(for:)`. Nil for
+    /// the SHA-256 form, for a name the rule would not produce, and for bytes that are not UTF-8.
+    static func userID(fromName name: UnsafeBufferPointer<UInt8>) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.count)
+        var index = 0
+        while index < name.count {
+            let byte = name[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < name.count, let high = hexValue(name[index + 1]), let low = hexValue(name[index + 2]) else { return nil }
+                let decoded = high << 4 | low
+                // Only the one spelling name(for:) writes: a kept byte is never escaped.
+                guard !isKept(decoded) || (bytes.isEmpty && decoded == UInt8(ascii: ".")) else { return nil }
+                bytes.append(decoded)
+                index += 3
+            } else {
+                guard isKept(byte), !(index == 0 && byte == UInt8(ascii: ".")) else { return nil }
+                bytes.append(byte)
+                index += 1
+            }
+        }
+        guard !bytes.isEmpty else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -47,9 +47,11 @@ struct BadInputCorpusTests {
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("EntitlementCore."), "\(label): \(result.stderr.prefix(300))")
         if result.exitCode >= 2, arguments.contains("--stdin") {
             // check --stdin answers each line in JSON Lines; a bad line carries its message in "error".
-            #expect(result.stdout.contains("\"error\":") || result.stderr.hasPrefix("Error: "), "\(label): no message for exit \(result.exitCode)")
+            #expect(result.stdout.contains("\"error\":") || result.stderr.hasPrefix("Error: ") || result.stderr.hasPrefix("{\"error\":"), "\(label): no message for exit \(result.exitCode)")
         } else if result.exitCode >= 2 {
-            #expect(result.stderr.hasPrefix("Error: ") || result.stderr.contains("\nError: ") || result.stderr.hasPrefix("warning: "),
+            // Under --json, errors are JSON objects (docs/json-output.md, "Errors").
+            #expect(result.stderr.hasPrefix("Error: ") || result.stderr.contains("\nError: ") || result.stderr.hasPrefix("warning: ")
+                    || result.stderr.hasPrefix("{\"error\":") || result.stderr.contains("\n{\"error\":"),
                     "\(label): exit \(result.exitCode), no clear message: \(result.stderr.prefix(300))")
         }
         if !allowChange || result.exitCode != 0 { #expect(snapshot(root) == before, "\(label): store changed") }

@@ -77,7 +77,7 @@ struct BinaryTests {
     @Test(arguments: [
         (["chek", "x"], 2, "Error: unknown command 'chek'. Did you mean 'check'?"),
         (["check", "x", "--quite"], 2, "Error: unknown option '--quite' for 'check'. Did you mean '--quiet'?"),
-        (["check", "x", "--at", "yesterday"], 2, "Error: invalid date for --at: 'yesterday'."),
+        (["check", "x", "--at", "last week"], 2, "Error: invalid date for --at: 'last week'."),
         (["status", "nobody"], 3, "Error: no profile for user 'nobody'"),
         (["grant", "u", "premium"], 2, "Error: missing --duration, --until or --lifetime"),
     ])

@@ -46,6 +46,7 @@ extension Unit {
             let samples: [String: [String]] = [
                 "check": ["check", "a"], "status": ["status", "a"], "history": ["history", "a"], "grant": ["grant", "a", "premium", "--lifetime"],
                 "revoke": ["revoke", "a", "premium"], "import": ["import", "f.json"], "init": ["init"], "path": ["path", "a"],
+                "completions": ["completions", "zsh"], "man": ["man"], "__complete": ["__complete", "users", "a"],
                 "find": ["find", "--state", "active"], "summary": ["summary"], "verify": ["verify"],
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],

@@ -51,11 +51,11 @@ extension Unit {
         }
 
         @Test func mainHelpListsEveryCommandAndExitCode() {
-            let text = HelpText.main(Command.specs)
-            for section in ["OVERVIEW:", "USAGE: entitlement <command> [options]", "OPTIONS:", "SUBCOMMANDS:", "EXIT CODES:"] {
+            let text = HelpText.main(CommandSpec.visible)
+            for section in ["OVERVIEW:", "USAGE: entitlement [global options] <command> [options]", "GLOBAL OPTIONS", "SUBCOMMANDS:", "EXIT CODES:", "ENVIRONMENT:"] {
                 #expect(text.contains(section), "\(section)")
             }
-            for spec in Command.specs {
+            for spec in CommandSpec.visible {
                 #expect(text.contains("  \(spec.name)"), "\(spec.name)")
                 #expect(text.contains(spec.abstract))
             }

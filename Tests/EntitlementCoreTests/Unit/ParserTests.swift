@@ -170,7 +170,7 @@ extension Unit {
         @Test(arguments: [
             (["help", "grant"], "grant"), (["grant", "--help"], "grant"), (["grant", "-h"], "grant"),
             (["check", "alice", "--help"], "check"), (["grant", "--help", "--lifetime", "--duration", "1d"], "grant"),
-            (["status", "-qh"], nil), (["check", "-qh"], "check"),
+            (["status", "-qh"], "status"), (["check", "-qh"], "check"),
         ] as [([String], String?)])
         func commandHelp(arguments: [String], expected: String?) throws {
             if let expected {

@@ -8,15 +8,21 @@ public struct CommandSpec: Sendable {
     public var arguments: [ArgumentSpec]
     public var options: [OptionSpec]
     public var examples: [String]
+    /// Plumbing for the completion scripts: left out of help, completions and the man page.
+    public var isHidden = false
 
     init(name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
-         arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = []) {
+         arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = [], hidden: Bool = false) {
+        isHidden = hidden
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.usage = usage
         self.arguments = arguments
-        self.options = (options + [CommonOptions.help]).map(\.spec)
+        // Every command takes -q, --color and -h, declared once here.
+        let everywhere: [any OptionDeclaration] = [CommonOptions.quiet, CommonOptions.color, CommonOptions.help]
+        let declared = Set(options.map(\.spec.name))
+        self.options = (options + everywhere.filter { !declared.contains($0.spec.name) }).map(\.spec)
         self.examples = examples
     }
 

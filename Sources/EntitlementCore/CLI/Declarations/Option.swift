@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Anything a command declares among its options; the parser and help read its `spec`.
 protocol OptionDeclaration: Sendable {
     var spec: OptionSpec { get }
@@ -35,6 +37,8 @@ struct ValueProblem: Error, Equatable {
 struct Option<Value: Sendable>: OptionDeclaration {
     var spec: OptionSpec
     let parse: @Sendable (_ text: String, _ source: ValueSource) throws(ValueProblem) -> Value
+    /// For values relative to the start of the run (`--at -3d`): tried first, with that instant.
+    var parseRelative: (@Sendable (_ text: String, _ now: Date) -> Value?)?
 
     init(_ name: String, short: Character? = nil, value: String, kind: ValueKind, repeatable: Bool = false, help: String,
          parse: @escaping @Sendable (_ text: String, _ source: ValueSource) throws(ValueProblem) -> Value) {

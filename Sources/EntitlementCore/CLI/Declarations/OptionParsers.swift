@@ -16,15 +16,17 @@ extension Option {
         Option<String>(name, value: value, kind: kind, repeatable: repeatable, help: help) { (text, _) throws(ValueProblem) in text }
     }
 
-    /// An ISO 8601 date or instant.
+    /// An ISO 8601 date or instant, or one relative to the start of the run (`RelativeDate`).
     static func date(_ name: String, help: String) -> Option<Date> {
-        Option<Date>(name, value: "DATE", kind: .date, help: help) { (text, _) throws(ValueProblem) in
+        var option = Option<Date>(name, value: "DATE", kind: .date, help: help) { (text, _) throws(ValueProblem) in
             guard let date = ISODate.parse(text) else {
                 throw ValueProblem("invalid date for --\(name): '\(Terminal.escape(text))'.",
-                                   hint: "Use ISO 8601, for example 2026-01-15T12:00:00Z, 2026-01-15T13:00:00+01:00 or 2026-01-15.")
+                                   hint: "Use ISO 8601 (2026-01-15T12:00:00Z, 2026-01-15T13:00:00+01:00, 2026-01-15), now, today, yesterday, tomorrow, or an offset such as -3d, +2w, -1m, +1y, -12h.")
             }
             return date
         }
+        option.parseRelative = { text, now in RelativeDate.resolve(text, now: now) }
+        return option
     }
 
     /// Seconds, 0 or more.

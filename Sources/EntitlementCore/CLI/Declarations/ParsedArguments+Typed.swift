@@ -32,6 +32,7 @@ extension ParsedArguments {
     }
 
     private func typed<Value>(_ option: Option<Value>, _ text: String) throws(EntitlementError) -> Value {
+        if let relative = option.parseRelative, let now, let value = relative(text, now) { return value }
         do {
             return try option.parse(text, .option(option.spec.name))
         } catch {

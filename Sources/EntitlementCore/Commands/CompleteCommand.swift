@@ -1,0 +1,49 @@
+/// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
+///
+/// Hidden plumbing. One candidate per line, at most `limit`; never opens a profile, so it
+/// answers fast on a store of a million profiles. Output is data for the shell: ids with a
+/// newline or another control character cannot be offered as one word and are left out.
+public struct CompleteCommand: RunnableCommand, Equatable {
+    public enum Kind: String, CaseIterable, Sendable { case users, entitlements }
+
+    public static let spec = CommandSpec(
+        name: "__complete",
+        abstract: "Completion candidates (used by the completion scripts).",
+        arguments: [
+            ArgumentSpec("KIND", kind: .choice(Kind.allCases.map(\.rawValue)), help: "users or entitlements."),
+            ArgumentSpec("PREFIX", kind: .text, optional: true, help: "What has been typed so far."),
+        ],
+        options: [CommonOptions.store],
+        hidden: true)
+
+    /// More candidates than a person reads; the shell shows them all at once.
+    static let limit = 200
+
+    public var kind: Kind
+    public var prefix: String
+    public var store: String?
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        guard let kind = Kind(rawValue: parsed.positionals[0]) else {
+            throw .usage("unknown kind '\(Terminal.escape(parsed.positionals[0]))'; expected users or entitlements.", command: Self.spec.name)
+        }
+        self.kind = kind
+        prefix = parsed.positionals.count > 1 ? parsed.positionals[1] : ""
+        store = try parsed.value(CommonOptions.store)
+    }
+
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let store = context.store(flag: self.store)
+        let candidates: [String]
+        switch kind {
+        case .users: candidates = try store.userIDs(withPrefix: prefix, limit: Self.limit)
+        case .entitlements: candidates = try store.loadConfiguration().entitlementIDs.filter { $0.hasPrefix(prefix) }
+        }
+        var out = ""
+        for candidate in candidates.prefix(Self.limit) where !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            out += candidate + "\n"
+        }
+        context.stdout.write(out)
+        return .success
+    }
+}
