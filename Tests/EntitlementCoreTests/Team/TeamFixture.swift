@@ -27,6 +27,14 @@ final class TeamFixture: @unchecked Sendable {
         try Binary.runProgram("/usr/bin/env", ["git", "-C", store(name)] + arguments, environment: environment)
     }
 
+    /// `git status --porcelain` once git's index has caught up with the tool's commits through
+    /// the hook the tool installed (as before any `git commit`): empty when every write is committed.
+    func settledStatus(in name: String) throws -> String {
+        let hook = try git(["hook", "run", "pre-commit"], in: name)
+        guard hook.exitCode == 0 else { return "pre-commit hook failed: \(hook.stderr)" }
+        return try git(["status", "--porcelain"], in: name).stdout
+    }
+
     /// A bare remote, a first store with a commit pushed to it, and `count - 1` clones.
     /// Stores are named s0, s1, …; each has its own git identity.
     static func team(of count: Int) throws -> TeamFixture {

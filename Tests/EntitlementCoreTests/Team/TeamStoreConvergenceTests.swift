@@ -64,7 +64,7 @@ struct TeamStoreConvergenceTests {
         #expect(team.snapshot("s1") == reference)
         #expect(team.snapshot("s2") == reference)
         #expect(try team.head("s1") == team.head("s0"))
-        #expect(try team.git(["status", "--porcelain"], in: "s2").stdout.isEmpty)
+        #expect(try team.settledStatus(in: "s2").isEmpty)
         // Every transaction a command reported is there; every revocation stayed.
         var seen: Set<String> = [], seenRevoked: Set<String> = []
         for user in users {

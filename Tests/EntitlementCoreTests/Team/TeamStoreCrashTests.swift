@@ -31,7 +31,7 @@ struct TeamStoreCrashTests {
             let next = try team.run(["grant", "after\(round)", "premium", "--lifetime", "--lock-timeout", "5"], in: "s0")
             #expect(next.exitCode == 0, "round \(round): \(next.stderr)")
             // The working tree equals HEAD: whatever the killed grant wrote is committed.
-            #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty, "round \(round)")
+            #expect(try team.settledStatus(in: "s0").isEmpty, "round \(round)")
         }
         #expect(try team.git(["fsck", "--strict"], in: "s0").exitCode == 0)
         for round in 0..<12 {
@@ -55,14 +55,14 @@ struct TeamStoreCrashTests {
         let relative = String(profile.dropFirst(root.count + 1))
         try FileManager.default.createDirectory(atPath: root + "/.git/entitlement", withIntermediateDirectories: true)
         try "grant premium to gina for life\nOps <ops@example.com>\n\(relative)\n".write(toFile: root + "/.git/entitlement/journal", atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: root + "/.git/index.lock", contents: Data())
+        _ = FileManager.default.createFile(atPath: root + "/.git/index.lock", contents: Data())
         let next = try team.run(["grant", "hank", "premium", "--lifetime"], in: "s0")
         #expect(next.exitCode == 0, "\(next.stderr)")
         let log = try team.git(["log", "-2", "--format=%an|%s"], in: "s0").stdout
         #expect(log.contains("Ops|grant premium to gina for life"))
         #expect(!FileManager.default.fileExists(atPath: root + "/.git/index.lock"))
         #expect(!FileManager.default.fileExists(atPath: root + "/.git/entitlement/journal"))
-        let status = try team.git(["status", "--porcelain"], in: "s0").stdout
+        let status = try team.settledStatus(in: "s0")
         // Only the profile-id index entry of gina, written after the .git came back, is not in the journal.
         #expect(!status.contains(relative))
     }
@@ -80,7 +80,7 @@ struct TeamStoreCrashTests {
             try Self.killed(["sync", "--store", team.store("s0")], team: team, after: UInt32(5_000 + random.next() % 60_000))
             let next = try team.run(["sync"], in: "s0")
             #expect(next.exitCode == 0, "round \(round): \(next.stderr)")
-            #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty, "round \(round)")
+            #expect(try team.settledStatus(in: "s0").isEmpty, "round \(round)")
             #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/.git/MERGE_HEAD"))
             for index in 0..<profiles {
                 let status = try team.run(["status", "shared\(index)", "--json"], in: "s0")

@@ -18,8 +18,8 @@ struct TeamStoreTests {
         #expect(files.contains(relative))
         #expect(files.contains { $0.hasPrefix("index/profile-id/") })
         #expect(relative.split(separator: "/").count == 4, "fan-out layout: profiles/ab/cd/NAME.json")
-        // The index follows: nothing to commit, and git's own check is clean.
-        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty)
+        // Nothing is left to commit once git's index catches up (GitIndex), and git's own check is clean.
+        #expect(try team.settledStatus(in: "s0").isEmpty)
         #expect(try team.git(["fsck", "--strict"], in: "s0").exitCode == 0)
         let revoke = try team.run(["revoke", "alice@example.com", "premium", "--yes", "--reason", "Mistake", "--actor", "Dana <dana@example.com>"], in: "s0")
         #expect(revoke.exitCode == 0)
@@ -55,7 +55,7 @@ struct TeamStoreTests {
         #expect(flat.exitCode == 0, "\(flat.stderr)")
         #expect(flat.stdout.contains("\"moved_files\": 6"))
         #expect(try team.git(["rev-list", "--count", "\(before)..HEAD"], in: "s0").stdout == "1\n")
-        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty)
+        #expect(try team.settledStatus(in: "s0").isEmpty)
         #expect(try team.run(["path", "c d"], in: "s0").stdout.hasSuffix("/profiles/c%20d.json\n"))
         #expect(try team.run(["check", "c d", "--quiet"], in: "s0").exitCode == 0)
         // The audit follows a profile across the move.
@@ -63,7 +63,7 @@ struct TeamStoreTests {
         #expect(history.contains("\"author\": \"Agent s0 <s0@example.com>\""))
         #expect(try team.run(["migrate", "--layout", "fanout"], in: "s0").exitCode == 0)
         #expect(try team.run(["check", "a", "--quiet"], in: "s0").exitCode == 0)
-        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout.isEmpty)
+        #expect(try team.settledStatus(in: "s0").isEmpty)
     }
 
     @Test func syncMergesBothSidesAndPlainGitPullUsesTheDriver() throws {

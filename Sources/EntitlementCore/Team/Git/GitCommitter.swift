@@ -3,8 +3,7 @@
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
 /// itself; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
-/// `update-ref`), plus `update-index` for the changed paths only, so `git status` in the
-/// store stays clean.
+/// `update-ref`). Git's index is left alone and caught up lazily (`GitIndex`).
 struct GitCommitter {
     let repository: GitRepository
     var durable = true
@@ -48,22 +47,13 @@ struct GitCommitter {
             }
         }
         let rootTree = try objects.write(type: "tree", content: (edited[""] ?? GitTree()).content)
-        if rootTree == headTree {
-            try updateIndex(Array(blobs.keys))
-            return nil
-        }
+        if rootTree == headTree { return nil }
         let commit = try commitTree(rootTree, parent: head, message: message, author: author)
+        // Before HEAD moves: git's index is then older than HEAD for these paths (GitIndex).
+        try GitIndex.noteStale(blobs.keys.sorted(), in: repository, durable: durable)
         try repository.check(["update-ref", "-m", "entitlement: \(message.split(separator: "\n").first ?? "")", "HEAD", commit,
                               head ?? String(repeating: "0", count: 40)])
-        try updateIndex(Array(blobs.keys))
         return commit
-    }
-
-    /// Git's index entries for `paths` follow the working tree (only these paths are touched).
-    func updateIndex(_ paths: [String]) throws(EntitlementError) {
-        guard !paths.isEmpty else { return }
-        let input = paths.sorted().map { Array($0.utf8) + [0] }.joined()
-        try repository.check(["update-index", "--add", "--remove", "-z", "--stdin"], input: Array(input))
     }
 
     /// HEAD's commit and root tree, and the trees of `directories` in it (absent ones left out).

@@ -62,6 +62,15 @@ enum GitFiles {
         }
     }
 
+    /// chmod 0700: a hook git runs.
+    static func makeExecutable(_ path: String) throws(EntitlementError) {
+        do {
+            try syscall("chmod") { system.chmod(path, 0o700) }
+        } catch {
+            throw .io(path: path, message: "cannot make executable: \(error.message)")
+        }
+    }
+
     /// The last system error, as text.
     static func errorMessage() -> String { String(cString: strerror(errno)) }
 }

@@ -27,6 +27,7 @@ struct GitRecovery {
         }
         if GitFiles.exists(syncMarkerPath) {
             try repository.check(["reset", "--hard", "--quiet", "HEAD"])
+            try GitIndex.forget(repository)
             try GitFiles.remove(syncMarkerPath)
         }
     }

@@ -9,6 +9,8 @@ struct GitRepository: Sendable {
         var env = environment
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["LC_ALL"] = "C"
+        // The tool's own git runs hold the store lock: the index hooks (GitIndex) skip them.
+        env["ENTITLEMENT_GIT"] = "1"
         for key in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"] { env[key] = nil }
         return env
     }

@@ -39,6 +39,7 @@ enum GitSetup {
     static func configure(_ repository: GitRepository) throws(EntitlementError) {
         try repository.check(["config", "merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"])
         try repository.check(["config", "merge.entitlement.driver", driverCommand(environment: repository.environment)])
+        try GitIndex.installHooks(repository)
     }
 
     /// Turns the store at `store.root` into a team store and commits every file in it.

@@ -24,6 +24,7 @@ struct GitSync {
             let head = try StoreLock(path: "\(store.root)/\(EntitlementStore.lockFileName)", timeout: store.lockTimeout)
                 .withLock { () throws(EntitlementError) -> String in
                     try GitRecovery(repository: repository).recover()
+                    try GitIndex.refresh(repository)
                     if hasRemote { report.received += try merge(remoteRef) }
                     return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
                 }
