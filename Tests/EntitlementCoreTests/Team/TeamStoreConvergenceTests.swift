@@ -6,7 +6,8 @@ import Testing
 /// shared set of profiles, with syncs in random order. After every clone has synced twice,
 /// all are byte-identical and every change that exited 0 is there.
 /// `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and more operations.
-@Suite(.serialized, .enabled(if: Binary.exists))
+/// Seeds run in parallel: each has its own remote and clones.
+@Suite(.enabled(if: Binary.exists))
 struct TeamStoreConvergenceTests {
     static var stress: Bool { ProcessInfo.processInfo.environment["ENTITLEMENT_STRESS"] == "1" }
     static let seeds: [UInt64] = stress ? [1, 2, 3, 4, 5, 6, 7, 8] : [20_260_115]

@@ -33,6 +33,25 @@ struct TeamStoreTests {
         #expect(try team.head("s0") == middle)
     }
 
+    @Test func bulkGrantRestoreAndGuardedRevokeAreOneCommitEach() throws {
+        let team = try TeamFixture.team(of: 1)
+        let start = try team.head("s0")
+        let bulk = try team.run(["grant", "--stdin", "premium", "--duration", "7d", "--reason", "INC-7", "--quiet"], in: "s0", stdin: "ann\nbo\ncy\n")
+        #expect(bulk.exitCode == 0, "\(bulk.stderr)")
+        #expect(try team.git(["rev-list", "--count", "\(start)..HEAD"], in: "s0").stdout == "1\n")
+        #expect(try team.git(["log", "-1", "--format=%s"], in: "s0").stdout == "grant premium to 3 customers for 7d: INC-7\n")
+        #expect(try team.git(["show", "--name-only", "--format=", "HEAD"], in: "s0").stdout.split(separator: "\n").count == 6, "3 profiles, 3 index entries")
+        #expect(try team.run(["revoke", "bo", "premium", "--reason", "no"], in: "s0").exitCode == 2, "no terminal, no --yes: refused")
+        let afterBulk = try team.head("s0")
+        #expect(try team.run(["revoke", "bo", "premium", "--reason", "oops", "--yes"], in: "s0").exitCode == 0)
+        #expect(try team.run(["restore", "bo", "premium", "--reason", "undo"], in: "s0").exitCode == 0)
+        #expect(try team.git(["log", "--format=%s", "\(afterBulk)..HEAD"], in: "s0").stdout == "restore premium of bo: undo\nrevoke premium from bo: oops\n")
+        #expect(try team.settledStatus(in: "s0").isEmpty)
+        // The store-wide commands see the fanned-out profiles, and a team store verifies clean.
+        #expect(try team.run(["verify"], in: "s0").exitCode == 0)
+        #expect(try team.run(["summary", "--json"], in: "s0").stdout.contains("\"profiles\": 3"))
+    }
+
     @Test func plainStoreBecomesTeamStoreKeepingEveryFile() throws {
         let directory = TemporaryDirectory()
         let store = directory.copyOfDemoStore()
