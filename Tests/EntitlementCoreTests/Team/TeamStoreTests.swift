@@ -39,7 +39,7 @@ struct TeamStoreTests {
         let bulk = try team.run(["grant", "--stdin", "premium", "--duration", "7d", "--reason", "INC-7", "--quiet"], in: "s0", stdin: "ann\nbo\ncy\n")
         #expect(bulk.exitCode == 0, "\(bulk.stderr)")
         #expect(try team.git(["rev-list", "--count", "\(start)..HEAD"], in: "s0").stdout == "1\n")
-        #expect(try team.git(["log", "-1", "--format=%s"], in: "s0").stdout == "grant premium to 3 customers for 7d: INC-7\n")
+        #expect(try team.git(["log", "-1", "--format=%s"], in: "s0").stdout == "grant premium to 3 customers for 1w: INC-7\n")
         #expect(try team.git(["show", "--name-only", "--format=", "HEAD"], in: "s0").stdout.split(separator: "\n").count == 6, "3 profiles, 3 index entries")
         #expect(try team.run(["revoke", "bo", "premium", "--reason", "no"], in: "s0").exitCode == 2, "no terminal, no --yes: refused")
         let afterBulk = try team.head("s0")
