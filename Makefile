@@ -1,6 +1,7 @@
 # entitlement: build, test, demo, install, benchmark.
-# Everything here needs only the Swift toolchain, except `bench*`, which installs
-# hyperfine (and jq, the peer) from Debian's packages when they are missing.
+# Everything here needs only the Swift toolchain, except `test`, which installs git
+# (for the team-store tests), and `bench*`, which installs hyperfine (and jq, the
+# peer), from Debian's packages when they are missing.
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
@@ -20,16 +21,25 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
 # rebuilds) the release build directory.
 TOOLS_FLAGS   := -c release --static-swift-stdlib --scratch-path .build-tools
 
-.PHONY: build test demo install man release bench bench-quick bench-store stress fuzz clean
+.PHONY: build test demo install man release bench bench-quick bench-store bench-team stress fuzz clean
 
 build:
 	$(SWIFT) build
 
 ## The whole suite: unit, in-process CLI, end-to-end (built binary), concurrency and crash tests.
-## scripts/ensure-tools.sh installs bash, zsh, fish and groff when missing (completion and man page tests).
+## scripts/ensure-tools.sh installs bash, zsh, fish, groff and git when missing (completion, man page and team-store tests).
 test: build
 	sh scripts/ensure-tools.sh
 	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" $(SWIFT) test
+
+## Long team-store runs: more convergence seeds and operations (CI runs it too).
+stress: build
+	sh scripts/ensure-tools.sh
+	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" ENTITLEMENT_STRESS=1 $(SWIFT) test --filter 'TeamStoreConvergenceTests|TeamStoreCrashTests'
+
+## Team-store benchmarks: grant with its commit, check, sync (installs git and hyperfine).
+bench-team:
+	bash scripts/bench-team.sh
 
 ## Runs status and check on the bundled demo store at a fixed date, so the output never changes.
 demo: build

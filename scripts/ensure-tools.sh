@@ -1,7 +1,10 @@
 #!/bin/sh
 # Installs the programs the test suite runs beside the tool, from Debian's packages, when
 # they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
-# groff (the man page is rendered). Idempotent: does nothing when all are present.
+# groff (the man page is rendered), and git (the team-store tests run real git; a plain store
+# needs none of these). Extra commands to ensure may be named as arguments
+# (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
+# Idempotent: does nothing when all are present.
 # Tests that need a program still missing afterwards (no network, no root) say so and skip.
 set -u
 
@@ -11,6 +14,10 @@ command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
 command -v fish >/dev/null 2>&1 || missing="$missing fish"
 command -v groff >/dev/null 2>&1 || missing="$missing groff"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
+command -v git >/dev/null 2>&1 || missing="$missing git"
+for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
 
 [ -z "$missing" ] && exit 0
 

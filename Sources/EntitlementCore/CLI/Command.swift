@@ -17,6 +17,11 @@ public enum Command: Sendable {
     case verify(VerifyCommand)
     case initStore(InitCommand)
     case path(PathCommand)
+    case clone(CloneCommand)
+    case sync(SyncCommand)
+    case migrate(MigrateCommand)
+    /// Plumbing for git (`merge-driver`): accepted, but not listed in the main help.
+    case mergeDriver(MergeDriverCommand)
     case completions(CompletionsCommand)
     case manPage(ManCommand)
     /// Hidden: candidates for the completion scripts.
@@ -38,10 +43,18 @@ public enum Command: Sendable {
         (SummaryCommand.spec, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
         (VerifyCommand.spec, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
         (InitCommand.spec, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
+        (CloneCommand.spec, { (parsed) throws(EntitlementError) in .clone(try CloneCommand(parsed)) }),
+        (SyncCommand.spec, { (parsed) throws(EntitlementError) in .sync(try SyncCommand(parsed)) }),
+        (MigrateCommand.spec, { (parsed) throws(EntitlementError) in .migrate(try MigrateCommand(parsed)) }),
         (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
         (CompletionsCommand.spec, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
         (ManCommand.spec, { (parsed) throws(EntitlementError) in .manPage(try ManCommand(parsed)) }),
         (CompleteCommand.spec, { (parsed) throws(EntitlementError) in .complete(try CompleteCommand(parsed)) }),
+    ]
+
+    /// Commands for other programs (git): parsed like the others, never listed in help.
+    static let plumbing: [(spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command)] = [
+        (MergeDriverCommand.spec, { (parsed) throws(EntitlementError) in .mergeDriver(try MergeDriverCommand(parsed)) }),
     ]
 
     /// Every declaration, `help` last: the source of help, completions and the man page.
@@ -91,6 +104,10 @@ public enum Command: Sendable {
         case .verify: return VerifyCommand.spec
         case .initStore: return InitCommand.spec
         case .path: return PathCommand.spec
+        case .clone: return CloneCommand.spec
+        case .sync: return SyncCommand.spec
+        case .migrate: return MigrateCommand.spec
+        case .mergeDriver: return MergeDriverCommand.spec
         case .completions: return CompletionsCommand.spec
         case .manPage: return ManCommand.spec
         case .complete: return CompleteCommand.spec
@@ -99,7 +116,7 @@ public enum Command: Sendable {
     }
 
     static func entry(named name: String) throws(EntitlementError) -> (spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
-        if let entry = table.first(where: { $0.spec.name == name }) { return entry }
+        if let entry = (table + plumbing).first(where: { $0.spec.name == name }) { return entry }
         if name.hasPrefix("-") {
             let global = GlobalOptions.movableNames.map { "--\($0)" }.joined(separator: ", ")
             throw .usage("unknown option '\(Terminal.escape(name))' before the command; only \(global) and -q may come first.", hint: "See 'entitlement --help'.")

@@ -6,7 +6,9 @@ extension GrantCommand {
                  context: Context) throws(EntitlementError) -> ExitCode {
         let lines = BulkGrantInput.parse(context.stdin.readAll())
         let bulk = BulkGrant(store: store, engine: StatusEngine(configuration: configuration), template: request, now: now,
-                             newID: context.newID, dryRun: options.dryRun, allOrNothing: allOrNothing)
+                             newID: context.newID, dryRun: options.dryRun, allOrNothing: allOrNothing,
+                             change: ChangeDescription(summary: ChangeSummary.bulkGrant(request, customers: lines.filter { $0.userID != nil && $0.duplicateOf == nil }.count),
+                                                       actor: request.actor))
         let showProgress = !quiet && context.stderr.isTerminal && lines.count > 1
         var progress = ScanProgress(stream: context.stderr, label: "grant", total: lines.count, enabled: showProgress, unit: "ids")
         var worst = ExitCode.success

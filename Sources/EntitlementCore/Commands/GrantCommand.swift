@@ -113,7 +113,7 @@ public struct GrantCommand: RunnableCommand, Equatable {
         }
         let now = context.now()
         let request = GrantRequest(userID: userID ?? "", entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
-                                   actor: options.resolvedActor(context), idempotencyKey: idempotencyKey)
+                                   actor: try options.resolvedActor(context, store: store), idempotencyKey: idempotencyKey)
         guard let userID else { return try runBulk(request, store: store, configuration: configuration, now: now, context: context) }
         let transactionID = "manual-" + context.newID()
         let profileID = context.newID()
@@ -129,7 +129,7 @@ public struct GrantCommand: RunnableCommand, Equatable {
         if options.dryRun {
             outcome = try plan()
         } else {
-            outcome = try store.withWriteLock { () throws(EntitlementError) -> GrantOutcome in
+            outcome = try store.withWriteLock(ChangeDescription(summary: ChangeSummary.grant(request), actor: request.actor)) { () throws(EntitlementError) -> GrantOutcome in
                 let result = try plan()
                 if result.changed {
                     for warning in try store.saveProfile(result.profile) { context.stderr.write("warning: \(warning)\n") }

@@ -9,7 +9,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.profileID,
-            entitlementOption, sinceOption, untilOption, limitOption,
+            entitlementOption, sinceOption, untilOption, limitOption, verifySignaturesFlag,
             CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
@@ -17,6 +17,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     static let entitlementOption = Option<String>.string("entitlement", value: "ID", kind: .entitlementID, help: "Only transactions that unlock this entitlement.")
     static let sinceOption = Option<Date>.date("since", help: "Only events at or after this date.")
     static let untilOption = Option<Date>.date("until", help: "Only events before this date.")
+    static let verifySignaturesFlag = Flag("verify-signatures", help: "Team store: also check each commit's signature (runs gpg).")
     static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
     public var lookup: ProfileLookup
@@ -27,6 +28,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public var limit: Int?
     public var json: Bool
     public var output: OutputChoice
+    public var verifySignatures: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
@@ -40,6 +42,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         limit = try parsed.value(Self.limitOption)
         output = try OutputChoice.parse(parsed)
         json = output.format == .json
+        verifySignatures = parsed.flag(Self.verifySignaturesFlag)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -59,10 +62,18 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         if let since { events = events.filter { $0.at >= since } }
         if let until { events = events.filter { $0.at < until } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
+        let repository = store.gitRepository(environment: context.environment)
+        if let repository, !events.isEmpty {
+            let commits = try GitAudit(repository: repository, store: store).commits(for: profile.customerUserID, verifySignatures: verifySignatures)
+            for index in events.indices { events[index].recorded = commits[GitAudit.key(events[index])] }
+        } else if verifySignatures, repository == nil {
+            throw .usage("--verify-signatures needs a team store (git); \(store.root) is a plain store.", command: Self.spec.name)
+        }
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(events).render(output, width: context.outputWidth))
+            context.stdout.write(HistoryText.records(events, audit: repository != nil).render(output, width: context.outputWidth))
+            if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(events) { context.stdout.write(note) }
         }
         return .success
     }

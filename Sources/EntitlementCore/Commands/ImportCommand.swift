@@ -17,7 +17,7 @@ public struct ImportCommand: RunnableCommand, Equatable {
         usage: "FILE... [--format F] [--user USER] [--at DATE] [--dry-run] [options]",
         arguments: [ArgumentSpec("FILE", kind: .file, variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
         options: [
-            formatOption, userOption, atOption, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.lockTimeout,
+            formatOption, userOption, atOption, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",

@@ -46,7 +46,8 @@ struct ImportSession {
         if command.dryRun {
             try apply(&outcomes, now: now)
         } else {
-            try store.withWriteLock { () throws(EntitlementError) in try apply(&outcomes, now: now) }
+            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name)), actor: try command.options.resolvedActor(context, store: store))
+            try store.withWriteLock(change) { () throws(EntitlementError) in try apply(&outcomes, now: now) }
         }
         progress.clear()
         return outcomes

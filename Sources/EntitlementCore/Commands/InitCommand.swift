@@ -3,13 +3,24 @@ public struct InitCommand: RunnableCommand, Equatable {
     public static let spec = CommandSpec(
         name: "init",
         abstract: "Create an empty store with a product configuration.",
-        discussion: "The configuration holds 'premium', or the entitlements named with --entitlement. Map products to entitlements by editing config.json (see docs/store-format.md). Never overwrites an existing store.",
+        discussion: """
+            The configuration holds 'premium', or the entitlements named with --entitlement. Map
+            products to entitlements by editing config.json (see docs/store-format.md). Never
+            overwrites an existing store. With --git, the store is also a git repository (a team
+            store, see docs/team-store.md) in the fanout layout, with its first commit made; on an
+            existing plain store, --git keeps every file and the layout, and commits them all.
+            """,
         options: [
             CommonOptions.store,
             entitlementOption,
+            gitFlag,
+            CommonOptions.actor,
             CommonOptions.json,
         ],
-        examples: ["entitlement init --store ./store", "entitlement init --store ./store --entitlement premium --entitlement sports"])
+        examples: ["entitlement init --store ./store", "entitlement init --store ./store --entitlement premium --entitlement sports",
+                   "entitlement init --git --store ./team-store"])
+
+    static let gitFlag = Flag("git", help: "Make it a team store: a git repository; converts an existing plain store.")
 
     /// Repeatable; the default is the one entitlement `check` looks at when none is named.
     static let entitlementOption = Option<String>("entitlement", value: "ID", kind: .entitlementID, repeatable: true,
@@ -22,6 +33,8 @@ public struct InitCommand: RunnableCommand, Equatable {
 
     public var store: String?
     public var entitlements: [String]
+    public var git: Bool
+    public var actor: String?
     public var json: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -29,16 +42,27 @@ public struct InitCommand: RunnableCommand, Equatable {
         var ids: [String] = []
         for id in try parsed.values(Self.entitlementOption) where !ids.contains(id) { ids.append(id) }
         entitlements = ids.isEmpty ? [CheckCommand.defaultEntitlement] : ids
+        git = parsed.flag(Self.gitFlag)
+        actor = try parsed.value(CommonOptions.actor)
+        if actor != nil, !git { throw .usage("--actor is only for --git: it names the author of the first commit.", command: Self.spec.name) }
         json = parsed.flag(CommonOptions.json)
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
+        if git, store.fileSystem.exists(store.configPath), !GitRepository.isRepository(store.root) {
+            return try convertToTeamStore(store, context: context)
+        }
         try store.createDirectories()
-        let configuration = ProductConfiguration(entitlements: entitlements.map { ProductConfiguration.Entitlement(id: $0) })
+        var configuration = ProductConfiguration(entitlements: entitlements.map { ProductConfiguration.Entitlement(id: $0) })
+        if git { configuration.profileLayout = .fanout }
         try store.withWriteLockCreatingStore { () throws(EntitlementError) in
             if store.fileSystem.exists(store.configPath) { throw .storeExists(path: store.root) }
             try store.saveConfiguration(configuration)
+            if git {
+                try GitSetup.initialize(store, actor: try teamActor(store, context: context),
+                                        summary: "create store with entitlements \(entitlements.joined(separator: ", "))", environment: context.environment)
+            }
         }
         if json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([
@@ -47,6 +71,7 @@ public struct InitCommand: RunnableCommand, Equatable {
         } else {
             context.stdout.write("Created store at \(Terminal.escape(store.root)) with entitlements: \(entitlements.map(Terminal.escape).joined(separator: ", ")).\n")
             context.stdout.write("Map products to entitlements in \(Terminal.escape(store.configPath)).\n")
+            if git { context.stdout.write("It is a team store (git); share it with 'git remote add origin URL' and 'entitlement sync'.\n") }
         }
         return .success
     }

@@ -17,17 +17,22 @@ struct MutationOptions: Equatable, Sendable {
         json = parsed.flag(CommonOptions.json)
     }
 
-    /// The store, with the lock timeout from the flag, `$ENTITLEMENT_LOCK_TIMEOUT` or the default.
+    /// The store, with the lock timeout from the flag, `$ENTITLEMENT_LOCK_TIMEOUT` or the default;
+    /// a team store (one with `.git`) commits every locked write.
     func store(_ context: Context, command: String) throws(EntitlementError) -> EntitlementStore {
         let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: command)
-        return context.store(flag: store, lockTimeout: timeout)
+        return context.store(flag: store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)
     }
 
-    /// `--actor`, else `$ENTITLEMENT_ACTOR`, else the login name.
-    func resolvedActor(_ context: Context) -> String {
+    /// `--actor`, else `$ENTITLEMENT_ACTOR`, else (in a team store) git's `user.name` and
+    /// `user.email`, else the login name.
+    func resolvedActor(_ context: Context, store: EntitlementStore) throws(EntitlementError) -> String {
         if let actor { return actor }
         if let name = CommonOptions.actor.spec.environmentVariable, let actor = context.environment[name], !actor.trimmingWhitespace.isEmpty {
             return actor
+        }
+        if let repository = store.gitRepository(environment: context.environment), let identity = try repository.userIdentity() {
+            return identity.description
         }
         return context.loginName() ?? "unknown"
     }

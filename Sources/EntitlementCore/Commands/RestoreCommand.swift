@@ -45,7 +45,7 @@ public struct RestoreCommand: RunnableCommand, Equatable {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         let now = context.now()
-        let request = RestoreRequest(entitlement: entitlement, transactionID: transactionID, reason: reason, actor: options.resolvedActor(context))
+        let request = RestoreRequest(entitlement: entitlement, transactionID: transactionID, reason: reason, actor: try options.resolvedActor(context, store: store))
         let apply = { () throws(EntitlementError) -> (Profile, [String]) in
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
             try RevokeCommand.requireKnown(entitlement, in: profile, engine: engine, configPath: store.configPath)
@@ -55,7 +55,7 @@ public struct RestoreCommand: RunnableCommand, Equatable {
             }
             return (changed, restored)
         }
-        let (profile, restored) = options.dryRun ? try apply() : try store.withWriteLock(apply)
+        let (profile, restored) = options.dryRun ? try apply() : try store.withWriteLock(ChangeDescription(summary: ChangeSummary.restore(request, userID: userID), actor: request.actor), apply)
         let level = engine.evaluate(entitlement, for: profile, at: now).accessLevel
         if options.json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([

@@ -58,7 +58,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         let now = context.now()
         let revokeRequest = RevokeRequest(entitlement: request.entitlement, transactionID: request.transactionID, includeStore: request.includeStore,
-                                          reason: request.reason, actor: options.resolvedActor(context))
+                                          reason: request.reason, actor: try options.resolvedActor(context, store: store))
         let apply = { () throws(EntitlementError) -> (Profile, [String]) in
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
             try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
@@ -79,7 +79,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
                 return .notEntitled
             }
         }
-        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(apply)
+        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(ChangeDescription(summary: ChangeSummary.revoke(revokeRequest, userID: userID), actor: revokeRequest.actor), apply)
         let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
         let alsoAffected = Self.alsoAffected(revoked, in: profile, engine: engine, entitlement: request.entitlement)
         MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,

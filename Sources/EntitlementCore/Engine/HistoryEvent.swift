@@ -18,6 +18,14 @@ public struct HistoryEvent: Equatable, Sendable {
     public var transaction: Transaction
     public var actor: String?
     public var reason: String?
+    /// Team store: the commit that recorded this event (nil in a plain store).
+    var recorded: GitAudit.Commit? = nil
+
+    /// Team store: whether the recorded actor is the commit's author (nil when either is unknown).
+    var actorMatchesAuthor: Bool? {
+        guard let recorded, let actor else { return nil }
+        return recorded.author.matches(actor: actor)
+    }
 
     /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.
     public static func events(of profile: Profile) -> [HistoryEvent] {

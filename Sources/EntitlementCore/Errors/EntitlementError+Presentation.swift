@@ -19,6 +19,9 @@ extension EntitlementError: CustomStringConvertible {
         case .invalidImport: return "invalid_import"
         case .io: return "io_error"
         case .busy: return "lock_timeout"
+        case .git: return "git_error"
+        case .remoteUnavailable: return "remote_unavailable"
+        case .cannotMerge: return "merge_conflict"
         }
     }
 
@@ -29,8 +32,9 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return .usage
         case .revoke(let error): return error.exitCode
         case .restore: return .usage
-        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io: return .dataError
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io, .git, .cannotMerge: return .dataError
         case .busy: return .busy
+        case .remoteUnavailable: return .remoteUnavailable
         }
     }
 
@@ -55,6 +59,10 @@ extension EntitlementError: CustomStringConvertible {
         case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(formatSeconds(seconds)) s"
+        case .git(let message, _): return Terminal.escape(message)
+        case .remoteUnavailable(let remote, let detail): return "cannot reach the remote '\(Terminal.escape(remote))': \(Terminal.escape(detail))"
+        case .cannotMerge(let path, let conflicts):
+            return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
         }
     }
 
@@ -78,6 +86,9 @@ extension EntitlementError: CustomStringConvertible {
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
         case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
+        case .git(_, let hint): return hint
+        case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
+        case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
         case .storeExists, .io: return nil
         }
     }

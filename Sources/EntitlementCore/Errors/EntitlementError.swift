@@ -34,6 +34,12 @@ public enum EntitlementError: Error, Equatable, Sendable {
     case io(path: String, message: String)
     /// The writer lock was not acquired within the timeout.
     case busy(path: String, seconds: Double)
+    /// A git operation of a team store failed; the message names the file or step.
+    case git(message: String, hint: String?)
+    /// `sync` or `clone` could not reach the remote; local commits are kept.
+    case remoteUnavailable(remote: String, detail: String)
+    /// Two versions of a store file that a person must reconcile. Nothing was written.
+    case cannotMerge(path: String, conflicts: [String])
 }
 
 /// An entitlement id that is not configured, with what is known instead (for "Did you mean").

@@ -12,6 +12,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case dataError = 4
     /// Store busy: the writer lock was not acquired in time.
     case busy = 5
+    /// Team store: the git remote could not be reached (`sync`, `clone`); local work is kept.
+    case remoteUnavailable = 6
 
     /// The worse of two codes, for commands that answer many items (`check --stdin`, `import`):
     /// the highest number wins, so 5 busy > 4 data > 3 not found > 2 usage > 1 no > 0 yes.
@@ -26,6 +28,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .notFound: return "not found: unknown user, profile, transaction or entitlement (check: only with --strict)"
         case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema; verify: problems found"
         case .busy: return "store busy: lock not acquired in time"
+        case .remoteUnavailable: return "remote unreachable (sync, clone): local commits are kept; retry later"
         }
     }
 }

@@ -17,6 +17,8 @@ public struct ProductConfiguration: Equatable, Sendable {
 
     /// Entitlements in the order of the file.
     public var entitlements: [Entitlement]
+    /// Where profile files go (`profile_layout`; absent means flat).
+    public var profileLayout: ProfileLayout = .flat
     public var raw: JSONObject
 
     public enum CodingKeys: String {
@@ -73,6 +75,12 @@ extension ProductConfiguration {
             entitlements.append(entitlement)
         }
         self.entitlements = entitlements
+        if let text = try reader.optionalString(ProfileLayout.configKey) {
+            guard let layout = ProfileLayout(rawValue: text) else {
+                throw FieldError(path: ProfileLayout.configKey, message: "unknown layout '\(text)'; this version knows flat and fanout")
+            }
+            profileLayout = layout
+        }
         self.raw = reader.object
     }
 
@@ -88,6 +96,7 @@ extension ProductConfiguration {
             map[entitlement.id] = .object(entry)
         }
         object[K.entitlements.rawValue] = .object(map)
+        object[ProfileLayout.configKey] = profileLayout == .flat ? nil : .string(profileLayout.rawValue)
         return .object(object)
     }
 }

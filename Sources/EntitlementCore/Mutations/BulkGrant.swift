@@ -35,6 +35,8 @@ struct BulkGrant {
     /// each commit costs a file-system sync, whose fixed cost dominates small batches.
     var commitLines = 10_000
     var commitBytes = 32 << 20
+    /// A team store's commit message and author: one commit for the whole run.
+    var change: ChangeDescription? = nil
 
     /// Runs every line; `emit` gets each result after it is written (or planned), in input order.
     func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
@@ -46,7 +48,7 @@ struct BulkGrant {
             return totals
         }
         if dryRun { return try apply(lines, totals: &totals, progress: progress, emit: emit) }
-        return try store.withWriteLock { () throws(EntitlementError) -> Totals in
+        return try store.withWriteLock(change) { () throws(EntitlementError) -> Totals in
             try apply(lines, totals: &totals, progress: progress, emit: emit)
         }
     }
@@ -116,7 +118,7 @@ extension EntitlementStore {
             let indexPath = profileIDIndexPath(for: profileID)
             let userID = Array(profile.customerUserID.utf8)
             if (try? fileSystem.readFile(indexPath)) ?? nil != userID {
-                changes.append(FileChange(path: "\(Self.profileIDIndexDirectory)/\(PathName.base(of: indexPath))", bytes: userID))
+                changes.append(FileChange(path: relativeProfileIDIndexPath(for: profileID), bytes: userID))
             }
         }
         return changes

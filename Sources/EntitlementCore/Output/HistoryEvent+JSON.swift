@@ -12,4 +12,20 @@ extension HistoryEvent {
             ("transaction", transaction.json),
         ])
     }
+
+    /// The `--json` object in a team store: the event, its recording commit, and whether
+    /// the recorded actor is that commit's author.
+    var auditJSON: JSONObject {
+        var object = json
+        guard let recorded else {
+            object["commit"] = .null
+            object["actor_matches_author"] = .null
+            return object
+        }
+        var commit = JSONObject([("id", .string(recorded.id)), ("author", .string(recorded.author.description))])
+        if let signature = recorded.signatureDescription { commit["signature"] = .string(signature) }
+        object["commit"] = .object(commit)
+        object["actor_matches_author"] = actorMatchesAuthor.map(JSONValue.bool) ?? .null
+        return object
+    }
 }

@@ -29,11 +29,17 @@ extension EntitlementStore {
 
     /// Runs a read-modify-write under the store's writer lock, after completing or
     /// discarding what a killed writer left (`recover`).
-    public func withWriteLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+    /// In a team store, everything `body` writes becomes one commit described by `change`
+    /// (nothing written, no commit).
+    public func withWriteLock<T>(_ change: ChangeDescription? = nil, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
         try requireExists()
         return try lock.withLock { () throws(EntitlementError) -> T in
             try recover()
-            return try body()
+            guard let recorder else { return try body() }
+            try recorder.begin(change)
+            let result = try body()
+            try recorder.finish()
+            return result
         }
     }
 
@@ -57,7 +63,7 @@ extension EntitlementStore {
         } catch {
             throw Self.unreadable(path, error)
         }
-        return FileChange(path: "\(Self.profilesDirectory)/\(PathName.base(of: path))", bytes: bytes)
+        return FileChange(path: relativeProfilePath(for: profile.customerUserID), bytes: bytes)
     }
 
     func configurationChange(_ configuration: ProductConfiguration) throws(EntitlementError) -> FileChange {
@@ -94,7 +100,7 @@ extension EntitlementStore {
         let userID = Array(profile.customerUserID.utf8)
         do {
             if try fileSystem.readFile(indexPath) == userID { return nil }
-            try commit([FileChange(path: "\(Self.profileIDIndexDirectory)/\(PathName.base(of: indexPath))", bytes: userID)])
+            try commit([FileChange(path: relativeProfileIDIndexPath(for: profileID), bytes: userID)])
             return nil
         } catch {
             return "the profile was saved, but its profile-id index entry was not (\(error.description)); lookups by --profile-id scan the store until the next save of this profile"

@@ -12,6 +12,10 @@ public struct EntitlementStore: Sendable {
     public var durable = true
     /// The system calls the store makes; tests inject failures here.
     var fileSystem: FileSystem = .system
+    /// In a team store, records each locked write as one commit; nil for a plain store.
+    var recorder: (any ChangeRecorder)?
+    /// The profile layout, once `config.json` has been read.
+    let layoutCache = LayoutCache()
 
     public static let configFileName = "config.json"
     public static let profilesDirectory = "profiles"
@@ -29,11 +33,29 @@ public struct EntitlementStore: Sendable {
 
     /// The file that holds (or would hold) the profile of `userID`.
     public func profilePath(for userID: String) -> String {
-        "\(profilesPath)/\(ProfileFileName.name(for: userID)).json"
+        "\(root)/\(relativeProfilePath(for: userID))"
+    }
+
+    /// `profiles/NAME.json`, or `profiles/ab/cd/NAME.json` in the fanout layout.
+    func relativeProfilePath(for userID: String) -> String {
+        "\(Self.profilesDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json"))"
     }
 
     func profileIDIndexPath(for profileID: String) -> String {
-        "\(root)/\(Self.profileIDIndexDirectory)/\(ProfileFileName.name(for: profileID))"
+        "\(root)/\(relativeProfileIDIndexPath(for: profileID))"
+    }
+
+    func relativeProfileIDIndexPath(for profileID: String) -> String {
+        "\(Self.profileIDIndexDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: profileID)))"
+    }
+
+    /// The layout `config.json` names; flat when there is no readable configuration
+    /// (a command that needs the configuration reports that itself).
+    public var layout: ProfileLayout {
+        if let layout = layoutCache.layout { return layout }
+        let layout = (try? loadConfiguration().profileLayout) ?? .flat
+        layoutCache.remember(layout)
+        return layout
     }
 
     /// Throws `storeMissing` unless `root` holds a store.
@@ -46,11 +68,14 @@ public struct EntitlementStore: Sendable {
     public func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
         guard let bytes = try fileSystem.readFile(configPath) else { throw .storeMissing(path: root) }
         let document = try Self.parse(bytes, path: configPath)
+        let configuration: ProductConfiguration
         do {
-            return try ProductConfiguration(json: document)
+            configuration = try ProductConfiguration(json: document)
         } catch {
             throw Self.fieldError(error, path: configPath)
         }
+        layoutCache.remember(configuration.profileLayout)
+        return configuration
     }
 
     // MARK: Profiles
@@ -78,12 +103,10 @@ public struct EntitlementStore: Sendable {
            let profile = try loadProfile(userID: userID), profile.profileID == profileID {
             return profile
         }
-        guard fileSystem.isDirectory(profilesPath) else { return nil }
         // A scan must not stop at someone else's broken file; it is reported only
         // if the profile is not found, since it might have been the one.
         var firstFailure: EntitlementError?
-        for name in try fileSystem.list(profilesPath).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let path = "\(profilesPath)/\(name)"
+        for path in try profileFiles() {
             do {
                 guard let bytes = try fileSystem.readFile(path) else { continue }
                 let profile = try Self.decodeProfile(bytes, path: path)
@@ -94,6 +117,13 @@ public struct EntitlementStore: Sendable {
         }
         if let firstFailure { throw firstFailure }
         return nil
+    }
+
+    /// Every profile file, flat or fanned out, in name order within each folder.
+    func profileFiles() throws(EntitlementError) -> [String] {
+        var files: [String] = []
+        try ProfileScan(store: self).forEachBatch { files += $0 }
+        return files
     }
 
     // MARK: Decoding

@@ -29,6 +29,8 @@ extension EntitlementStore {
     @discardableResult
     public func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
         guard !changes.isEmpty else { return [] }
+        // A team store notes the paths (durably) before any of them changes: its next commit holds them.
+        try recorder?.willWrite(changes.map(\.path))
         let modes = newModes()
         try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
         var directories: [String] = []
@@ -120,11 +122,21 @@ extension EntitlementStore {
         return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
     }
 
+    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`).
     private static func isStoreFile(_ path: String) -> Bool {
         if path == configFileName { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2, parts[0] == Substring(profilesDirectory) { return isPlainName(parts[1]) && parts[1].hasSuffix(".json") }
-        return parts.count == 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isPlainName(parts[2])
+        if parts.first == Substring(profilesDirectory) {
+            return isLayoutPath(parts.dropFirst()) && parts.last!.hasSuffix(".json")
+        }
+        return parts.count >= 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isLayoutPath(parts.dropFirst(2))
+    }
+
+    /// `NAME` or `xx/yy/NAME` (two hex folders), as `ProfileLayout` makes them.
+    private static func isLayoutPath(_ parts: ArraySlice<Substring>) -> Bool {
+        guard let name = parts.last, isPlainName(name) else { return false }
+        let folders = parts.dropLast()
+        return folders.isEmpty || folders.count == 2 && folders.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
     private static func isPlainName(_ name: Substring) -> Bool { !name.isEmpty && name != "." && name != ".." && !name.contains("/") }

@@ -25,6 +25,12 @@ enum PathName {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// `a/b/c.json` → `a/b`; `c.json` → `` (for paths relative to a root).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
     /// `a/b/c.json` → `c.json`.
     static func base(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }

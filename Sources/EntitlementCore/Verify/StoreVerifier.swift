@@ -68,8 +68,14 @@ struct StoreVerifier {
     private func checkIndex(into report: inout Report) throws(EntitlementError) {
         let directory = "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"
         guard store.fileSystem.isDirectory(directory) else { return }
-        for name in try store.fileSystem.list(directory).sorted() where !name.hasPrefix(".") {
-            let path = "\(directory)/\(name)"
+        for path in try indexEntries(directory, depth: 0) {
+            let name = PathName.base(of: path)
+            let expected = "\(directory)/\(store.layout.relativePath(forName: name))"
+            if path != expected {
+                // The layout puts every entry in one place (flat, or `ab/cd/` from its name's digest).
+                report.problems.append(VerifyProblem(path: path, field: nil, message: "misplaced index entry: it belongs at \(expected)"))
+                continue
+            }
             guard let bytes = try? store.fileSystem.readFile(path), let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty else {
                 report.problems.append(VerifyProblem(path: path, field: nil, message: "unreadable index entry: it must hold a customer user id in UTF-8"))
                 continue
@@ -85,5 +91,19 @@ struct StoreVerifier {
                                                      message: "points nowhere: the profile of '\(userID)' has profile_id \(profile.profileID.map { "'\($0)'" } ?? "null"), not this one"))
             }
         }
+    }
+
+    /// The index entries under `directory`: flat, or two folders down (the fanout layout).
+    private func indexEntries(_ directory: String, depth: Int) throws(EntitlementError) -> [String] {
+        var entries: [String] = []
+        for name in try store.fileSystem.list(directory).sorted() where !name.hasPrefix(".") {
+            let path = "\(directory)/\(name)"
+            if depth < 2, store.fileSystem.isDirectory(path) {
+                entries += try indexEntries(path, depth: depth + 1)
+            } else {
+                entries.append(path)
+            }
+        }
+        return entries
     }
 }

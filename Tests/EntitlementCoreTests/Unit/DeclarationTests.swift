@@ -49,8 +49,10 @@ extension Unit {
                 "completions": ["completions", "zsh"], "man": ["man"], "__complete": ["__complete", "users", "a"],
                 "find": ["find", "--state", "active"], "summary": ["summary"], "verify": ["verify"],
                 "restore": ["restore", "a", "premium", "--reason", "r"],
+                "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
+                "merge-driver": ["merge-driver", "o", "a", "b", "p"],
             ]
-            for (spec, _) in Command.table {
+            for (spec, _) in Command.table + Command.plumbing {
                 let command = try Command.parse(try #require(samples[spec.name], "\(spec.name) has a sample"))
                 #expect(command.spec?.name == spec.name)
             }
@@ -65,7 +67,8 @@ extension Unit {
             .grant(.idempotencyKeyReused(key: "k", usedFor: "a", requested: "b")), .revoke(.transactionNotFound(id: "t", user: "u")),
             .revoke(.transactionDoesNotGrant(id: "t", entitlement: "e")), .storeMissing(path: "/s"), .storeExists(path: "/s"),
             .invalidFile(path: "/f", detail: "d"), .newerSchema(path: "/f", version: 2), .invalidImport(file: "f", detail: "d"),
-            .io(path: "/f", message: "m"), .busy(path: "/l", seconds: 10),
+            .io(path: "/f", message: "m"), .busy(path: "/l", seconds: 10), .git(message: "m", hint: nil),
+            .remoteUnavailable(remote: "origin", detail: "d"), .cannotMerge(path: "config.json", conflicts: ["c"]),
         ]
 
         @Test func codesAreStableSnakeCaseNames() {
@@ -77,6 +80,10 @@ extension Unit {
             #expect(EntitlementError.storeMissing(path: "/s").code == "store_not_found")
             #expect(EntitlementError.busy(path: "/l", seconds: 10).code == "lock_timeout")
             #expect(EntitlementError.newerSchema(path: "/f", version: 2).code == "newer_schema")
+            #expect(EntitlementError.remoteUnavailable(remote: "origin", detail: "d").code == "remote_unavailable")
+            #expect(EntitlementError.remoteUnavailable(remote: "origin", detail: "d").exitCode == .remoteUnavailable)
+            #expect(EntitlementError.cannotMerge(path: "config.json", conflicts: []).code == "merge_conflict")
+            #expect(EntitlementError.git(message: "m", hint: nil).code == "git_error")
         }
 
         @Test func exitCodesFollowTheDocumentedTable() {

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program to completion: arguments and environment as given, bytes on
+/// standard input, standard output and error captured.
+///
+/// Only the team store runs programs (git); a plain store never does.
+struct Subprocess {
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: [UInt8]
+
+        var succeeded: Bool { status == 0 }
+        var output: String { String(decoding: stdout, as: UTF8.self) }
+        var errorText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// Runs `arguments[0]` (looked up in PATH). Nil when it cannot be started.
+    static func run(_ arguments: [String], environment: [String: String],
+                    input: [UInt8] = []) -> Result? {
+        var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        guard spawned == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            return nil
+        }
+        var result = Result(status: -1, stdout: [], stderr: [])
+        // A child that exits before reading its input must not kill us with SIGPIPE.
+        let previous = input.isEmpty ? nil : signal(SIGPIPE, SIG_IGN)
+        defer { if let previous { signal(SIGPIPE, previous) } }
+        pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], into: &result)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Exit status, or 128 + signal number as shells report it.
+        result.status = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return result
+    }
+
+    /// Feeds standard input and drains both outputs at once, so no pipe ever fills and blocks.
+    private static func pump(input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32, into result: inout Result) {
+        var written = 0
+        var inputOpen = true
+        if input.isEmpty { close(stdin); inputOpen = false }
+        var open = (out: true, err: true)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while open.out || open.err || inputOpen {
+            var fds: [pollfd] = []
+            if inputOpen { fds.append(pollfd(fd: stdin, events: Int16(POLLOUT), revents: 0)) }
+            if open.out { fds.append(pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)) }
+            if open.err { fds.append(pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == stdin {
+                    let count = input.withUnsafeBytes { Glibc.write(stdin, $0.baseAddress! + written, min($0.count - written, 65536)) }
+                    if count > 0 { written += count }
+                    if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                    if count <= 0 || written == input.count { close(stdin); inputOpen = false }
+                    continue
+                }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(entry.fd, $0.baseAddress!, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count > 0 {
+                    if entry.fd == stdout { result.stdout.append(contentsOf: buffer[0..<count]) } else { result.stderr.append(contentsOf: buffer[0..<count]) }
+                } else {
+                    close(entry.fd)
+                    if entry.fd == stdout { open.out = false } else { open.err = false }
+                }
+            }
+        }
+    }
+}

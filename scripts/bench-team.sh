@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Team-store benchmarks (docs/performance.md, "Team store"):
+#
+#   bash scripts/bench-team.sh          # `make bench-team`: 100k profiles
+#   bash scripts/bench-team.sh full     # also 1M profiles (long: generation and the first commit)
+#
+# For each size it reuses (or generates) the plain synthetic store bench/store-N, makes
+# a team copy bench/team-N (fan-out layout, `entitlement init --git`), a bare remote and a
+# second clone, then times with hyperfine: grant including its commit (plain store
+# beside it), check in both stores, and `sync --pull-only` bringing 1,000 changed
+# profiles into the clone (fast-forward, and a real merge with one local commit).
+# Medians go to bench/results-team.md and, with `full` or UPDATE_DOC=1, into
+# docs/performance.md between the team-store markers. Timings are never asserted.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+MODE=${1:-quick}
+SIZES=(100000)
+[ "$MODE" = full ] && SIZES=(100000 1000000)
+AT=2026-01-15T12:00:00Z
+CHANGED=${TEAM_CHANGED:-1000}
+OUT=bench/results-team.md
+die() { echo "bench-team.sh: $*" >&2; exit 1; }
+log() { printf '\n== %s\n' "$*" >&2; }
+
+sh scripts/ensure-tools.sh hyperfine jq; for tool in git hyperfine jq; do command -v "$tool" >/dev/null || die "cannot install $tool"; done
+make release >&2 || die "release build failed"
+BIN="$(swift build -c release --show-bin-path)/entitlement"
+mkdir -p bench
+# Git identity and settings of this benchmark only, never the user's own.
+export GIT_CONFIG_GLOBAL="$PWD/bench/gitconfig" GIT_CONFIG_NOSYSTEM=1
+git config --global user.name "Bench Agent"
+git config --global user.email "bench@example.com"
+git config --global init.defaultBranch main
+unset ENTITLEMENT_ACTOR ENTITLEMENT_STORE
+
+median_ms() { jq -r '.results[0].median * 1000 | . * 100 | round / 100' "$1"; }
+git_version=$(git --version | awk '{print $3}')
+{
+    echo "| profiles | operation | plain store (median) | team store (median) | target |"
+    echo "| --- | --- | --- | --- | --- |"
+} >"$OUT.rows"
+
+for N in "${SIZES[@]}"; do
+    PLAIN=bench/store-$N TEAM=bench/team-$N REMOTE=bench/team-$N-remote.git CLONE=bench/team-$N-clone
+    make bench-store SIZE=$N >&2 || die "cannot generate $PLAIN"
+    if [ ! -f "$TEAM/.git/bench-complete" ]; then
+        log "team store of $N profiles"
+        rm -rf "$TEAM" "$REMOTE" "$CLONE"
+        cp -a "$PLAIN" "$TEAM"
+        rm -f "$TEAM"/bench-peer.json "$TEAM"/bench-users.txt "$TEAM"/bench-manifest.json
+        start=$(date +%s.%N)
+        "$BIN" migrate --layout fanout --store "$TEAM" >&2 || die "migrate failed"
+        mid=$(date +%s.%N)
+        "$BIN" init --git --store "$TEAM" >&2 || die "init --git failed"
+        end=$(date +%s.%N)
+        echo "migrate --layout fanout: $(awk "BEGIN{print $mid - $start}") s; init --git (convert, first commit): $(awk "BEGIN{print $end - $mid}") s" >"$TEAM/.git/bench-setup.txt"
+        git clone -q --bare "$TEAM" "$REMOTE" || die "bare clone failed"
+        git -C "$TEAM" remote add origin "$PWD/$REMOTE"
+        git -C "$TEAM" fetch -q origin
+        "$BIN" clone "$PWD/$REMOTE" --store "$CLONE" >&2 || die "entitlement clone failed"
+        touch "$TEAM/.git/bench-complete"
+    fi
+    cat "$TEAM/.git/bench-setup.txt" >&2
+    user=$(sed -n "$((N / 2))p" "$PLAIN/bench-users.txt")
+    W="bench/work-team-$N"; rm -rf "$W"; mkdir -p "$W"
+
+    log "grant at $N profiles"
+    hyperfine --style basic -N -w 3 -r 30 --export-json "$W/grant-plain.json" \
+        "$BIN grant bench-grant-user premium --duration 1d --reason bench --actor bench --store $PLAIN" >&2
+    hyperfine --style basic -N -w 3 -r 30 --export-json "$W/grant-team.json" \
+        "$BIN grant bench-grant-user premium --duration 1d --reason bench --store $TEAM" >&2
+    git -C "$TEAM" status --porcelain | head -3 >&2
+
+    log "check at $N profiles"
+    hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-plain.json" "$BIN check $user premium --at $AT --store $PLAIN" >&2
+    hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-team.json" "$BIN check $user premium --at $AT --store $TEAM" >&2
+
+    log "sync: $CHANGED changed profiles into the clone"
+    "$BIN" sync --store "$CLONE" >&2 || die "first sync of the clone failed"
+    old=$(git -C "$CLONE" rev-parse HEAD)
+    sed -n "1,${CHANGED}p" "$PLAIN/bench-users.txt" >"$W/users"
+    echo "$CHANGED grants in the team store, one commit each" >&2
+    while read -r id; do "$BIN" grant "$id" premium --duration 1d --reason "bench sync" --store "$TEAM" >/dev/null || die "grant $id failed"; done <"$W/users"
+    "$BIN" sync --store "$TEAM" >&2 || die "push failed"
+    hyperfine --style basic -N -r 5 --export-json "$W/sync-ff.json" \
+        --prepare "git -C $CLONE reset -q --hard $old" "$BIN sync --pull-only --store $CLONE" >&2
+    hyperfine --style basic -r 5 --export-json "$W/sync-merge.json" \
+        --prepare "git -C $CLONE reset -q --hard $old && $BIN grant bench-local premium --lifetime --store $CLONE >/dev/null" \
+        "$BIN sync --pull-only --store $CLONE" >&2
+    git -C "$CLONE" reset -q --hard "$old"
+
+    {
+        echo "| $N | \`grant\` (with its commit in the team store) | $(median_ms "$W/grant-plain.json") ms | $(median_ms "$W/grant-team.json") ms | ≤ $([ "$N" -ge 1000000 ] && echo 100 || echo 50) ms |"
+        echo "| $N | \`check\` | $(median_ms "$W/check-plain.json") ms | $(median_ms "$W/check-team.json") ms | ≤ 1.1× plain |"
+        echo "| $N | \`sync --pull-only\`, $CHANGED changed profiles, fast-forward | - | $(median_ms "$W/sync-ff.json") ms | ≤ 10 s |"
+        echo "| $N | the same with one local commit (a merge commit) | - | $(median_ms "$W/sync-merge.json") ms | ≤ 10 s |"
+    } >>"$OUT.rows"
+    echo "| $N | setup: $(cat "$TEAM/.git/bench-setup.txt") | | | |" >>"$OUT.rows.setup"
+done
+{
+    echo "Measured $(date -u +%Y-%m-%d) with git $git_version, $(nproc) cores; release build; hyperfine medians."
+    echo
+    cat "$OUT.rows"
+    echo
+    [ -f "$OUT.rows.setup" ] && sed 's/^| \([0-9]*\) | setup: \(.*\) | | | |$/- \1 profiles, one-time setup: \2/' "$OUT.rows.setup"
+} >"$OUT"
+rm -f "$OUT.rows" "$OUT.rows.setup"
+cat "$OUT"
+if [ "$MODE" = full ] || [ "${UPDATE_DOC:-0}" = 1 ]; then
+    awk -v file="$OUT" '
+        /<!-- team-store-results:start -->/ { print; while ((getline line < file) > 0) print line; skip = 1; next }
+        /<!-- team-store-results:end -->/ { skip = 0 }
+        !skip' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
+fi
