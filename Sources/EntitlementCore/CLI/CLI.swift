@@ -23,8 +23,10 @@ public struct CLI {
 
     /// Runs one invocation; `arguments` excludes the program name.
     public func run(_ arguments: [String]) -> Int32 {
-        // Relative dates and every "now" of the run are one instant, read once here.
-        let start = context.now()
+        // Relative dates and every "now" of the run are one instant, read once here, at the
+        // precision the store writes: a `restored_at` or `granted_at` written from it then
+        // never reads back later than the instant the run evaluates at.
+        let start = Self.storePrecision(context.now())
         var context = self.context
         context.now = { start }
         let json = ErrorFormat.wantsJSON(arguments)
@@ -108,4 +110,7 @@ public struct CLI {
         }
         context.stderr.write(text)
     }
+
+    /// `date` as the store would read it back after writing it (`ISODate` keeps microseconds).
+    static func storePrecision(_ date: Date) -> Date { ISODate.parse(ISODate.format(date)) ?? date }
 }

@@ -9,7 +9,11 @@ public struct Context: Sendable {
     public var stderr: OutputSink
     public var stdin: InputSource
     /// The real time for mutations and the default `--at`; tests pass a fixed one.
+    /// `CLI.run` freezes it to one instant per run.
     public var now: @Sendable () -> Date
+    /// The clock as injected, never frozen: for the rare instant that must come after a
+    /// wait on a person (`revoke` after its confirmation). Tests inject it with `now`.
+    public var clock: @Sendable () -> Date
     /// A new unique id (lower-case UUID text) for profiles and grants; tests pass a
     /// sequence, so the output of grant, revoke and import can be golden files.
     public var newID: @Sendable () -> String
@@ -34,6 +38,7 @@ public struct Context: Sendable {
         self.stderr = stderr
         self.stdin = stdin
         self.now = now
+        self.clock = now
         self.newID = newID
         self.loginName = loginName
         self.arena = arena

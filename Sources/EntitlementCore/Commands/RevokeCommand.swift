@@ -11,7 +11,8 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             from a store purchase stays, and the command says which purchase keeps it.
             First shows what it will revoke and the access that remains or ends. On a terminal it
             then asks for confirmation; without one it refuses (exit 2) unless --yes is given.
-            --dry-run never asks. 'entitlement restore' undoes a revocation.
+            If what it would revoke changed while it waited for the answer, it revokes nothing
+            and exits 2. --dry-run never asks. 'entitlement restore' undoes a revocation.
             """,
         arguments: [
             ArgumentSpec("USER", kind: .userID, help: "The customer user id."),
@@ -56,34 +57,40 @@ public struct RevokeCommand: RunnableCommand, Equatable {
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
-        let now = context.now()
+        var now = context.now()
         let revokeRequest = RevokeRequest(entitlement: request.entitlement, transactionID: request.transactionID, includeStore: request.includeStore,
                                           reason: request.reason, actor: try options.resolvedActor(context, store: store))
+        var confirmed: [String]?
+        if !options.dryRun, !yes {
+            guard let ids = try confirm(revokeRequest, store: store, engine: engine, now: now, context: context) else {
+                context.stderr.write("Nothing revoked.\n")
+                return .notEntitled
+            }
+            confirmed = ids
+            // The revocation happens when the person said yes, not when the question was asked.
+            if !ids.isEmpty { now = max(now, CLI.storePrecision(context.clock())) }
+        }
+        let at = now
         let apply = { () throws(EntitlementError) -> (Profile, [String]) in
             guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
             try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
             let (changed, revoked): (Profile, [String])
             do throws(RevokeError) {
-                (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
+                (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: at)
             } catch {
                 throw .revoke(error)
             }
+            if let confirmed { try Self.requireConfirmed(confirmed, planned: revoked) }
             if !revoked.isEmpty, !options.dryRun {
                 for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
             }
             return (changed, revoked)
         }
-        if !options.dryRun, !yes {
-            guard try confirm(revokeRequest, store: store, engine: engine, now: now, context: context) else {
-                context.stderr.write("Nothing revoked.\n")
-                return .notEntitled
-            }
-        }
         let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(ChangeDescription(summary: ChangeSummary.revoke(revokeRequest, userID: userID), actor: revokeRequest.actor), apply)
-        let level = engine.evaluate(request.entitlement, for: profile, at: now).accessLevel
+        let level = engine.evaluate(request.entitlement, for: profile, at: at).accessLevel
         let alsoAffected = Self.alsoAffected(revoked, in: profile, engine: engine, entitlement: request.entitlement)
         MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,
-                              json: options.json, at: now, context: context)
+                              json: options.json, at: at, context: context)
         return .success
     }
 

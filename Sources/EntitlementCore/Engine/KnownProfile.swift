@@ -45,10 +45,12 @@ extension Profile {
         var ignored: [IgnoredRecord] = []
         if let createdAt, createdAt > date { known.createdAt = nil }
         known.transactions = []
+        var laterChains: Set<String> = []
         for var transaction in transactions {
             if transaction.recordedAt > date {
                 ignored.append(IgnoredRecord(kind: transaction.isManualGrant ? .grant : .purchase, subject: transaction.transactionID,
                                              recordedAt: transaction.recordedAt))
+                if !transaction.isManualGrant { laterChains.insert(Self.chainKey(of: transaction)) }
                 continue
             }
             if let revokedAt = transaction.revokedAt, revokedAt > date {
@@ -58,6 +60,14 @@ extension Profile {
                 transaction.revokedBy = nil
             }
             known.transactions.append(transaction)
+        }
+        // `is_upgraded` was learnt with the replacing transaction: when that one was recorded
+        // after `date`, the upgrade was not known yet either.
+        if !laterChains.isEmpty {
+            for index in known.transactions.indices where known.transactions[index].isUpgraded == true
+                && laterChains.contains(Self.chainKey(of: known.transactions[index])) {
+                known.transactions[index].isUpgraded = nil
+            }
         }
         for (original, info) in renewalInfo {
             var renewal = info
@@ -76,5 +86,10 @@ extension Profile {
         }
         ignored.sort { $0.recordedAt != $1.recordedAt ? $0.recordedAt < $1.recordedAt : $0.subject < $1.subject }
         return (known, ignored)
+    }
+
+    /// A subscription chain: transaction ids, and so `original_transaction_id`s, are unique per store.
+    private static func chainKey(of transaction: Transaction) -> String {
+        transaction.store.rawValue + " " + transaction.originalTransactionID
     }
 }

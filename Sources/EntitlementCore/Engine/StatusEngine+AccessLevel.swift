@@ -22,6 +22,12 @@ extension StatusEngine {
         if state == .revoked {
             level.revokedAt = transaction.revokedAt
             level.revocationReason = transaction.revocationReason
+            // Revoked then, by a revocation that was restored later: that revocation's facts.
+            if case .revoked(let at) = decisive.verdict, at != transaction.revokedAt,
+               let undone = transaction.restoredRevocations.first(where: { $0.revokedAt == at }) {
+                level.revokedAt = undone.revokedAt
+                level.revocationReason = undone.revocationReason
+            }
         }
         level.store = transaction.store
         level.productID = transaction.productID

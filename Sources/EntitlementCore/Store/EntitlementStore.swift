@@ -110,6 +110,10 @@ public struct EntitlementStore: Sendable {
             do {
                 guard let bytes = try fileSystem.readFile(path) else { continue }
                 let profile = try Self.decodeProfile(bytes, path: path)
+                // A misnamed file (its name is not its customer's) is not that customer's
+                // profile: `verify` reports it, a lookup never returns it.
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                guard name == ProfileFileName.name(for: profile.customerUserID) + ".json" else { continue }
                 if profile.profileID == profileID { return profile }
             } catch {
                 firstFailure = firstFailure ?? error

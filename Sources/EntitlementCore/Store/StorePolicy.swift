@@ -10,8 +10,10 @@ enum StorePolicy {
     /// The modes new files and directories get in a store: those of `config.json` and
     /// of the store directory, always with the owner's read and write. So a team shares
     /// a store with `chmod 0660 config.json` and `chmod 2770 STORE`, and no umask matters.
+    /// New files never get permissions for others (`0o007`): customer data is not made
+    /// world-readable because an old `config.json` is `0644`.
     static func modes(configStatus: stat?, rootStatus: stat?) -> (file: mode_t, directory: mode_t) {
-        let file = configStatus.map { $0.st_mode & 0o666 | 0o600 } ?? defaultFileMode
+        let file = configStatus.map { $0.st_mode & 0o660 | 0o600 } ?? defaultFileMode
         let directory = rootStatus.map { $0.st_mode & 0o2777 | 0o700 } ?? defaultDirectoryMode
         return (file, directory)
     }

@@ -121,6 +121,18 @@ struct DemoStoreTests {
         #expect(result.stdout.contains("\"customer_user_id\": \"multi-entitlement\""))
     }
 
+    @Test func profileIDScanNeverReturnsAMisnamedFile() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        try FileManager.default.removeItem(atPath: store + "/index")
+        try FileManager.default.moveItem(atPath: store + "/profiles/multi-entitlement.json", toPath: store + "/profiles/someone-else.json")
+        let result = runCLI(["status", "--profile-id", "8bb3dd82-9de9-454e-8b33-e8e6110e863b", "--store", store, "-q"])
+        #expect(result.exitCode == 3)
+        let verify = runCLI(["verify", "--store", store])
+        #expect(verify.exitCode == 4)
+        #expect(verify.stdout.contains("someone-else.json") && verify.stdout.contains("does not match customer_user_id"))
+    }
+
     @Test func profileIDScanSkipsBrokenFilesButReportsThemWhenNothingMatches() throws {
         let directory = TemporaryDirectory()
         let store = directory.copyOfDemoStore()

@@ -64,6 +64,15 @@ struct StoreHardeningTests {
         #expect(mode(root + "/profiles/carol.json") == 0o660)
     }
 
+    @Test(arguments: [(mode_t(0o644), mode_t(0o640)), (0o666, 0o660), (0o604, 0o600), (0o400, 0o600), (0o2777, 0o660)])
+    func newFilesNeverGetPermissionsForOthers(config: mode_t, expected: mode_t) {
+        let root = grantedStore()
+        chmod(root + "/config.json", config)
+        #expect(runCLI(["grant", "carol", "premium", "--duration", "7d", "--store", root]).exitCode == 0)
+        #expect(mode(root + "/profiles/carol.json") == expected)
+        chmod(root + "/config.json", 0o600)
+    }
+
     @Test func aRewriteKeepsModeAndOwner() {
         let root = grantedStore()
         let path = root + "/profiles/alice.json"

@@ -27,13 +27,13 @@ struct CLIResult {
 /// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
 func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
             newID: (@Sendable () -> String)? = nil, loginName: String? = "tester", terminal: Bool = false,
-            ids: IDSequence? = nil) -> CLIResult {
+            ids: IDSequence? = nil, clock: (@Sendable () -> Date)? = nil) -> CLIResult {
     let stdout = OutputSink(capturingAsTerminal: terminal)
     let stderr = OutputSink(capturingAsTerminal: terminal)
     let generator: @Sendable () -> String
     if let newID { generator = newID } else if let ids { generator = { ids.next() } } else { generator = Context.randomID }
     let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
-                          now: { now }, newID: generator, loginName: loginName)
+                          now: clock ?? { now }, newID: generator, loginName: loginName)
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }
@@ -74,6 +74,17 @@ final class IDSequence: Sendable {
     func next() -> String {
         "\(prefix)id-\(counter.withLock { value -> Int in value += 1; return value })"
     }
+}
+
+/// A clock that gives the instants it was made with, one per reading, then the last again:
+/// time passing inside one run, deterministically.
+final class SteppingClock: Sendable {
+    private let readings = Mutex(0)
+    let instants: [Date]
+
+    init(_ instants: [Date]) { self.instants = instants }
+
+    func next() -> Date { instants[min(readings.withLock { value -> Int in value += 1; return value } - 1, instants.count - 1)] }
 }
 
 /// A fresh temporary directory for one test, removed when the value is released.

@@ -39,6 +39,17 @@ extension Unit {
             #expect(F.level([lapsed, resubscribed], renewals: renewal, at: "2025-03-20T00:00:00Z").state == .active)
         }
 
+        @Test func anUpgradeRecordedLaterIsNotKnownYet() {
+            var yearly = F.purchase("u1", from: "2025-01-01T00:00:00Z", to: "2026-01-01T00:00:00Z", original: "u1")
+            yearly.isUpgraded = true
+            let upgrade = F.purchase("u2", type: .subscriptionRenewed, from: "2025-06-01T00:00:00Z", to: "2026-06-01T00:00:00Z", original: "u1")
+            let before = F.level([yearly, upgrade], at: "2025-03-01T00:00:00Z")
+            #expect(before.state == .active && before.transactionID == "u1")
+            #expect(before.expiresAt == F.date("2026-01-01T00:00:00Z"))
+            #expect(F.level([yearly, upgrade], at: "2025-06-01T00:00:00Z").transactionID == "u2")
+            #expect(F.level([yearly], at: "2025-03-01T00:00:00Z").state != .active, "the replacing transaction is in no profile: replaced")
+        }
+
         @Test func beforeTheFirstPurchaseIsNever() {
             let evaluation = F.engine.evaluate("premium", for: F.profile(Self.renewals), at: F.date("2024-12-31T23:59:59Z"))
             #expect(evaluation.accessLevel == AccessLevel(id: "premium", state: .never))

@@ -76,8 +76,14 @@ enum ProfileGenerator {
                 grant.grantedAt = purchased
                 extended.transactions.append(grant)
             } else {
+                // The vendor marks the transaction it replaces as upgraded when the replacement is recorded.
+                let joined = draw(&random, 2) == 0 ? chain : nil
+                if let joined, draw(&random, 2) == 0,
+                   let last = extended.transactions.lastIndex(where: { $0.originalTransactionID == joined && !$0.isManualGrant }) {
+                    extended.transactions[last].isUpgraded = true
+                }
                 extended.transactions.append(Transaction(
-                    transactionID: "late-\(extra)", originalTransactionID: draw(&random, 2) == 0 ? chain : nil,
+                    transactionID: "late-\(extra)", originalTransactionID: joined,
                     productID: products[draw(&random, products.count)], store: .appStore, type: .subscriptionRenewed,
                     purchasedAt: purchased, expiresAt: purchased.addingTimeInterval(30 * 86_400)))
             }
