@@ -1,7 +1,8 @@
 # entitlement: build, test, demo, install, benchmark.
-# Everything here needs only the Swift toolchain, except `test`, which installs git
-# (for the team-store tests), and `bench*`, which installs hyperfine (and jq, the
-# peer), from Debian's packages when they are missing.
+# Building needs only the Swift toolchain. Targets that run other programs install them
+# from Debian's packages when they are missing: `test` runs scripts/ensure-tools.sh (git
+# for the team-store tests, the shells and man tools the completion and man page tests
+# run: see that script for the list), and `bench*` installs sqlite3, jq and hyperfine.
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local

@@ -153,14 +153,13 @@ struct ImportSession {
     }
 
     /// Why a new profile may not be created for `user` (control characters, bidi controls), if it may not:
-    /// a usage error for `--user`, an invalid document for an id the document names.
+    /// a refused user id (exit 2, as `grant`), whether `--user` or the document names it.
     private static func refusalOfNewUser(_ user: String, outcome: ImportOutcome) -> EntitlementError? {
         do throws(UserID.Problem) {
             _ = try UserID.validateNew(user)
             return nil
         } catch {
-            if outcome.userSource == .option { return .invalidUserID(error, command: ImportCommand.spec.name) }
-            return .invalidImport(file: outcome.name, detail: "\(error.message); no profile is created for it")
+            return .invalidUserID(error, command: ImportCommand.spec.name)  // the id rules of grant: exit 2
         }
     }
 

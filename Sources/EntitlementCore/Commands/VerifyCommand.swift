@@ -45,7 +45,7 @@ public struct VerifyCommand: RunnableCommand, Equatable {
             let files = Set(report.problems.map(\.path)).count
             out += report.isClean
                 ? "\(Terminal.escape(store.root)): clean (\(report.profilesChecked) profile\(report.profilesChecked == 1 ? "" : "s") checked).\n"
-                : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") (\(report.profilesChecked) profiles checked).\n"
+                : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s") (\(report.profilesChecked) profile\(report.profilesChecked == 1 ? "" : "s") checked).\n"
             context.stdout.write(out)
         }
         return report.isClean ? .success : .dataError

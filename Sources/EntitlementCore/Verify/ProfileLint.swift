@@ -65,6 +65,7 @@ struct ProfileLint: Sendable {
         if let expires = transaction["expires_at"]?.stringValue.flatMap(ISODate.parse), let start, expires < start {
             report("\(prefix).expires_at", "expires_at \(ISODate.format(expires)) is before the start \(ISODate.format(start))")
         }
+        for typo in TransactionTypos.problems(transaction, prefix: prefix) { report(typo.field, typo.message) }
         guard let configuration else { return }
         if type == TransactionType.manualGrant.rawValue {
             if let entitlement = transaction["entitlement"]?.stringValue, configuration.entitlement(entitlement) == nil {
@@ -80,7 +81,7 @@ struct ProfileLint: Sendable {
     static func schemaProblem(_ object: JSONObject) -> String? {
         guard let value = object["schema_version"] else { return nil }
         guard case .number(let text) = value, let version = Int(text) else {
-            return "expected an integer, found \(value.kindDescription == "a number" ? text(value) : value.kindDescription)"
+            return "expected a whole number, found \(value.kindDescription == "a number" ? text(value) : value.kindDescription)"
         }
         if version > SchemaVersion.current { return SchemaVersion.newerMessage(version) }
         if version < 1 { return "must be 1 or more, found \(version)" }

@@ -20,9 +20,9 @@ struct StoreVerifier {
                 slice.flatMap { path -> [VerifyProblem] in
                     do throws(EntitlementError) {
                         guard let bytes = try store.fileSystem.readFile(path) else { return [] }
-                        return lint.problems(in: bytes, path: path)
+                        return lint.problems(in: bytes, path: path) + [readOnlyProblem(path)].compactMap { $0 }
                     } catch {
-                        return [VerifyProblem(path: path, field: nil, message: error.description)]
+                        return [Self.problem(path, error)]
                     }
                 }
             }
@@ -37,16 +37,8 @@ struct StoreVerifier {
         for path in leftovers {
             report.problems.append(VerifyProblem(path: path, field: nil, message: "temporary file left behind by an interrupted write; delete it"))
         }
-        if store.fileSystem.isDirectory(store.stagingPath) {
-            for name in try store.fileSystem.list(store.stagingPath).sorted() {
-                report.problems.append(VerifyProblem(path: "\(store.stagingPath)/\(name)", field: nil,
-                                                     message: "staged file of an interrupted write; the next write removes it"))
-            }
-        }
-        if store.fileSystem.exists(store.journalPath) {
-            report.problems.append(VerifyProblem(path: store.journalPath, field: nil,
-                                                 message: "journal of an interrupted multi-file write; the next write completes it"))
-        }
+        report.problems += linkedDirectories()
+        report.problems += try interruptedWrite()
         report.problems.sort()
         return report
     }

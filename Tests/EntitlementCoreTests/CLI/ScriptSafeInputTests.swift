@@ -53,8 +53,17 @@ struct ScriptSafeInputTests {
         let fixture = try #require(readFile(ImportTests.fixtures + "/revenuecat/subscriber-active.json"))
         let document = fixture.replacingOccurrences(of: "rc-active@example.com", with: long)
         let result = store.importing(["-", "--at", ImportTests.documentTimeText], stdin: document)
-        #expect(result.exitCode == 4, "\(result.stderr)")
+        #expect(result.exitCode == 2, "a refused user id, as grant: \(result.stderr)")
         #expect(result.stderr.contains("the user id is longer than 4096 bytes"))
+        #expect(!result.stderr.contains("documented format"))
+        #expect(store.profileNames().isEmpty)
+        // A control character: named once, escaped once (grant's message), exit 2.
+        let escaped = fixture.replacingOccurrences(of: "rc-active@example.com", with: #"rc\u001b[31m"#)
+        let refused = store.importing(["-", "--at", ImportTests.documentTimeText], stdin: escaped)
+        #expect(refused.exitCode == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains(#"the user id 'rc\u{1b}[31m' contains a control character"#), "\(refused.stderr)")
+        #expect(!refused.stderr.contains(#"\\u{1b}"#), "escaped once")
+        #expect(!refused.stderr.contains("\u{1B}"))
         #expect(store.profileNames().isEmpty)
     }
 

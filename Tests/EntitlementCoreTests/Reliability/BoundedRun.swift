@@ -35,10 +35,12 @@ enum BoundedRun {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
+        // A monotonic clock: a wall-clock step (NTP, a changed date) never kills early or late.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
         var timedOut = false
         while process.isRunning {
-            if Date() > deadline {
+            if clock.now > deadline {
                 timedOut = true
                 kill(process.processIdentifier, SIGKILL)
                 break
