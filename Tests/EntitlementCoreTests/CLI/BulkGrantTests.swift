@@ -110,4 +110,15 @@ struct BulkGrantTests {
         #expect(lines[3].problem == "the user id contains a control character")
         #expect(lines[4].problem == "the user id is not valid UTF-8")
     }
+
+    @Test func noIDsExitsOneWithANote() {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        for input in ["", "\n\n"] {
+            let result = grant(store, input, [])
+            #expect(result.exitCode == 1)
+            #expect(result.stderr.contains("no user ids on standard input"))
+            #expect(result.stdout.isEmpty)
+        }
+    }
 }
