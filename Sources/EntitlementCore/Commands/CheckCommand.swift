@@ -133,7 +133,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
             context.stdout.write(JSONWriter(style: .compact).string(.object(object)) + "\n")
         } else if output.format == .csv || output.format == .tsv {
             let rows = (output.headers ? [CheckRecords.fieldNames] : []) + [CheckRecords.fields(object)]
-            context.stdout.write(rows.map { DelimitedText.line($0, format: output.format) }.joined())
+            context.stdout.write(rows.map { DelimitedText.line($0, format: output.format, terminal: context.stdout.isTerminal) }.joined())
         } else if json {
             context.stdout.write(JSONWriter().string(.object(object)))
         } else if !quiet {

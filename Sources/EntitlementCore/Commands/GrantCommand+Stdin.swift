@@ -5,6 +5,11 @@ extension GrantCommand {
     func runBulk(_ request: GrantRequest, store: EntitlementStore, configuration: ProductConfiguration, now: Date,
                  context: Context) throws(EntitlementError) -> ExitCode {
         let lines = BulkGrantInput.parse(context.stdin.readAll())
+        if lines.isEmpty {
+            // As `check --stdin`: no ids is a "no" (exit 1) with a note, not a silent success.
+            if !quiet { context.stderr.write("Note: no user ids on standard input; nothing was granted.\n") }
+            return .notEntitled
+        }
         let bulk = BulkGrant(store: store, engine: StatusEngine(configuration: configuration), template: request, now: now,
                              newID: context.newID, dryRun: options.dryRun, allOrNothing: allOrNothing,
                              change: ChangeDescription(summary: ChangeSummary.bulkGrant(request, customers: lines.filter { $0.userID != nil && $0.duplicateOf == nil }.count),

@@ -19,19 +19,45 @@ enum BashCompletion {
             }
 
             # _entitlement_values KIND CURRENT [WORDS...]
+            # Candidates are read one a line (no word splitting, no globbing) and each is quoted with
+            # printf %q, so an id holding `*`, `;`, a space or `$(...)` completes as one literal word.
             _entitlement_values() {
-                local kind=$1 cur=$2 IFS=$'\\n'
+                local kind=$1 cur=$2
                 shift 2
                 local -a store
-                store=($(_entitlement_store))
+                mapfile -t store < <(_entitlement_store)
+                COMPREPLY=()
                 case "$kind" in
                     users|entitlements)
-                        COMPREPLY=($("${COMP_WORDS[0]}" __complete "$kind" "$cur" "${store[@]}" 2>/dev/null)) ;;
-                    files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-                    directories) COMPREPLY=($(compgen -d -- "$cur")) ;;
-                    words) COMPREPLY=($(compgen -W "$*" -- "$cur")) ;;
-                    *) COMPREPLY=() ;;
+                        _entitlement_reply < <("${COMP_WORDS[0]}" __complete "$kind" "$(_entitlement_dequote "$cur")" "${store[@]}" 2>/dev/null) ;;
+                    files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+                    directories) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+                    words) _entitlement_reply < <(local word; for word in "$@"; do [[ $word == "$cur"* ]] && printf '%s\\n' "$word"; done) ;;
                 esac
+            }
+
+            # Each line of stdin becomes one shell-quoted completion.
+            _entitlement_reply() {
+                local line
+                while IFS= read -r line; do
+                    printf -v line '%q' "$line"
+                    COMPREPLY+=("$line")
+                done
+            }
+
+            # The word being completed as typed, with its backslashes and surrounding quotes removed.
+            _entitlement_dequote() {
+                local in=$1 out="" c
+                case $in in
+                    \\'*) in=${in#\\'}; printf '%s' "${in%\\'}"; return ;;
+                    \\"*) in=${in#\\"}; in=${in%\\"} ;;
+                esac
+                while [[ -n $in ]]; do
+                    c=${in:0:1}; in=${in:1}
+                    if [[ $c == \\\\ && -n $in ]]; then c=${in:0:1}; in=${in:1}; fi
+                    out+=$c
+                done
+                printf '%s' "$out"
             }
 
             _entitlement() {

@@ -2,14 +2,15 @@ import FoundationEssentials
 
 /// What `grant --stdin` prints: one JSON line per input line, or a summary table.
 enum BulkGrantReport {
-    /// `{"line": 3, "customer_user_id": …, "result": "granted", …, "access_level": {…}}`
+    /// `{"access_level": {…}, "customer_user_id": …, "line": 3, "result": "granted", …}`, keys
+    /// sorted at every depth; a failed line carries the shared error object
+    /// `{"error": {"code", "exit_code", "hint", "message"}}`.
     static func jsonLine(_ result: BulkGrant.Result, dryRun: Bool, at now: Date) -> [UInt8] {
         var object = JSONObject([("line", .int(result.line.number)), ("customer_user_id", .string(result.line.userID ?? result.line.displayID))])
         object["result"] = .string(outcome(result))
         object["dry_run"] = .bool(dryRun)
         if let error = result.error {
-            object["error"] = .string(error.description)
-            object["exit_code"] = .int(Int(error.exitCode.rawValue))
+            object["error"] = .object(error.json)
         } else if let first = result.line.duplicateOf {
             object["duplicate_of_line"] = .int(first)
         } else if let outcome = result.outcome {
@@ -22,7 +23,7 @@ enum BulkGrantReport {
         }
         object["evaluated_at"] = .string(ISODate.format(now))
         var bytes: [UInt8] = []
-        JSONWriter(style: .compact, sortKeys: false).write(.object(object), indent: 0, into: &bytes)
+        JSONWriter(style: .compact).write(.object(object), indent: 0, into: &bytes)
         bytes.append(0x0A)
         return bytes
     }

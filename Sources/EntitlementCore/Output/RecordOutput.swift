@@ -27,7 +27,7 @@ struct RecordOutput {
         case .jsonl: return objects.map { JSONWriter(style: .compact).string(.object($0)) + "\n" }.joined()
         case .csv, .tsv:
             let rows = (choice.headers ? [fieldNames] : []) + fields
-            return rows.map { DelimitedText.line($0, format: choice.format) }.joined()
+            return rows.map { DelimitedText.line($0, format: choice.format, terminal: width != nil) }.joined()
         }
     }
 }
@@ -56,8 +56,9 @@ public struct OutputChoice: Equatable, Sendable {
 
 /// One line of csv (RFC 4180) or tsv.
 enum DelimitedText {
-    static func line(_ fields: [String], format: OutputFormat) -> String {
-        if format == .csv { return fields.map(csvField).joined(separator: ",") + "\r\n" }
+    /// `terminal`: standard output is a terminal, where csv fields are escaped too.
+    static func line(_ fields: [String], format: OutputFormat, terminal: Bool = false) -> String {
+        if format == .csv { return fields.map { csvField(terminal ? Terminal.escape($0) : $0) }.joined(separator: ",") + "\r\n" }
         return fields.map(tsvField).joined(separator: "\t") + "\n"
     }
 
@@ -67,18 +68,10 @@ enum DelimitedText {
         return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
-    /// Tab, newline, carriage return and backslash as \t, \n, \r and \\, so one record is one line.
+    /// Tab, newline, carriage return and backslash as \t, \n, \r and \\, so one record is one
+    /// line; every other control character and bidi mark as `\u{…}` (Terminal.escape), so no
+    /// field can drive a terminal, in a pipe or not.
     static func tsvField(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\\": out += "\\\\"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        Terminal.escape(text)
     }
 }

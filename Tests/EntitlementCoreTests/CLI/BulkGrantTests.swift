@@ -21,7 +21,15 @@ struct BulkGrantTests {
         #expect(results.map { $0["line"] as? Int } == [1, 2, 4, 5, 6])
         #expect(results.map { $0["result"] as? String } == ["granted", "granted", "duplicate", "failed", "granted"])
         #expect(results[2]["duplicate_of_line"] as? Int == 1)
-        #expect((results[3]["error"] as? String)?.contains("line 5: the user id starts or ends with white space") == true)
+        let error = results[3]["error"] as? [String: Any]
+        #expect((error?["message"] as? String)?.contains("line 5: the user id starts or ends with white space") == true)
+        #expect(error?["exit_code"] as? Int == 2 && error?["code"] is String && error?.keys.contains("hint") == true)
+        #expect(results[3]["exit_code"] == nil, "the exit code is inside the shared error object")
+        // Keys sorted at every depth, like all JSON output.
+        for line in result.stdout.split(separator: "\n") {
+            #expect(line.hasPrefix(#"{"access_level":"#) || line.hasPrefix(#"{"customer_user_id":"#) || line.hasPrefix(#"{"changed":"#), "\(line)")
+        }
+        #expect(result.stdout.contains(#"{"code":"#))
         #expect((results[4]["access_level"] as? [String: Any])?["expires_at"] as? String == "2026-02-17T08:00:00Z", "chained after the active grant")
         #expect(results[0]["transaction_id"] as? String == "manual-id-1")
         #expect(FileManager.default.fileExists(atPath: store + "/profiles/alice.json"))
@@ -101,5 +109,16 @@ struct BulkGrantTests {
         #expect(lines[2].duplicateOf == 1)
         #expect(lines[3].problem == "the user id contains a control character")
         #expect(lines[4].problem == "the user id is not valid UTF-8")
+    }
+
+    @Test func noIDsExitsOneWithANote() {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        for input in ["", "\n\n"] {
+            let result = grant(store, input, [])
+            #expect(result.exitCode == 1)
+            #expect(result.stderr.contains("no user ids on standard input"))
+            #expect(result.stdout.isEmpty)
+        }
     }
 }

@@ -31,11 +31,12 @@ struct CompletionScriptTests {
     }
 
     /// Sources the bash script, sets COMP_WORDS and COMP_CWORD, calls the function, prints COMPREPLY.
-    func bashComplete(_ words: [String], store: String? = nil) throws -> [String] {
+    func bashComplete(_ words: [String], store: String? = nil, in workingDirectory: String? = nil) throws -> [String] {
         let directory = TemporaryDirectory()
         let script = writeTemporary(BashCompletion.script(), named: "entitlement.bash", in: directory)
         let quoted = ([Binary.path] + words).map(ShellQuote.posix).joined(separator: " ")
         let driver = """
+            \(workingDirectory.map { "cd \(ShellQuote.posix($0))" } ?? "")
             source \(ShellQuote.posix(script))
             COMP_WORDS=(\(quoted))
             COMP_CWORD=\(words.count)
@@ -61,6 +62,34 @@ struct CompletionScriptTests {
         #expect(try bashComplete(["check", "lifet"], store: demoStorePath) == ["lifetime"])
         // Entitlements from config.json, as the second argument.
         #expect(try bashComplete(["check", "lifetime", "sp"], store: demoStorePath) == ["sports"])
+    }
+
+    /// Ids are data: each completes as one word, quoted so bash reads it back literally, never
+    /// globbed against the working directory nor run.
+    @Test(.enabled(if: programAvailable("bash") && Binary.exists, "bash or the built binary is missing"))
+    func bashCompletesHostileIDsAsOneQuotedWord() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        let marker = directory.path + "/pwned"
+        let ids = ["x*", "x;touch \(marker)", "x y", "x$(touch \(marker))", "x`touch \(marker)`", "x?'\"\\"]
+        for id in ids {
+            #expect(runCLI(["--store", store, "grant", id, "sports", "--lifetime", "--reason", "test"]).exitCode == 0, "\(id)")
+        }
+        let cwd = directory.path + "/cwd"
+        try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        for file in ["xa", "xb", "x y"] { _ = FileManager.default.createFile(atPath: cwd + "/" + file, contents: Data()) }
+        let replies = try bashComplete(["check", "x"], store: store, in: cwd)
+        #expect(replies.count == ids.count, "\(replies)")
+        // Reading each reply back as bash would gives the id, one word.
+        for reply in replies {
+            let result = try runProgram("bash", ["-c", "set -f; words=(\(reply)); printf '%s\\n' \"${#words[@]}\" \"${words[0]}\""])
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first == "1", "\(reply)")
+            #expect(lines.count > 1 && ids.contains(String(lines[1])), "\(reply) -> \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        // The typed word may already be escaped.
+        #expect(try bashComplete(["check", "x\\;"], store: store, in: cwd).count == 1)
     }
 
     @Test(.enabled(if: programAvailable("groff"), "groff is not installed (scripts/ensure-tools.sh installs it)"))

@@ -74,4 +74,16 @@ struct TableFittingTests {
             #expect(tsv.dropLast().split(separator: "\t", omittingEmptySubsequences: false).count == fields.count)
         }
     }
+
+    /// Control characters and bidi marks from data: escaped in tsv always, in csv on a terminal;
+    /// csv in a pipe keeps the data exact.
+    @Test func delimitedOutputNeverDrivesATerminal() {
+        let fields = ["a\u{1b}[31m", "b\u{07}", "c\u{202e}d", "e\\u{1b}"]
+        let tsv = DelimitedText.line(fields, format: .tsv)
+        #expect(tsv == "a\\u{1b}[31m\tb\\u{7}\tc\\u{202e}d\te\\\\u{1b}\n")
+        let terminalCSV = DelimitedText.line(fields, format: .csv, terminal: true)
+        #expect(!terminalCSV.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(terminalCSV.hasPrefix("a\\u{1b}[31m,"))
+        #expect(readCSV(DelimitedText.line(fields, format: .csv)) == [fields])
+    }
 }
