@@ -1,24 +1,16 @@
 /// A one-line counter on stderr while many documents are imported; only on a terminal.
 struct ImportProgress {
-    let stream: OutputSink
     var total = 0
-    private var visible = false
+    private var line: StatusLine
 
-    init(stream: OutputSink) { self.stream = stream }
+    init(stream: OutputSink) { line = StatusLine(stream: stream) }
 
-    var enabled: Bool { stream.isTerminal && total > 1 }
+    var enabled: Bool { line.stream.isTerminal && total > 1 }
 
     mutating func show(_ phase: String, _ count: Int) {
         guard enabled else { return }
-        stream.write("\r\u{1B}[Kimport: \(phase) \(count)/\(total) documents")
-        stream.flush()
-        visible = true
+        line.draw("import: \(phase) \(count)/\(total) documents")
     }
 
-    mutating func clear() {
-        guard visible else { return }
-        stream.write("\r\u{1B}[K")
-        stream.flush()
-        visible = false
-    }
+    mutating func clear() { line.clear() }
 }

@@ -1,15 +1,14 @@
 /// A progress bar on stderr while a command reads a whole store; only on a terminal.
 struct ScanProgress {
-    let stream: OutputSink
     let label: String
     let total: Int
     /// What is counted: profiles, ids.
     let unit: String
-    private var visible = false
+    private var line: StatusLine
 
     /// `enabled` is false in a pipe and with `--quiet`: then it prints nothing at all.
     init(stream: OutputSink, label: String, total: Int, enabled: Bool, unit: String = "profiles") {
-        self.stream = stream
+        line = StatusLine(stream: stream)
         self.label = label
         self.total = enabled ? total : 0
         self.unit = unit
@@ -25,15 +24,8 @@ struct ScanProgress {
 
     mutating func show(_ done: Int) {
         guard total > 0 else { return }
-        stream.write("\r\u{1B}[K" + Self.bar(label: label, done: done, total: total, unit: unit))
-        stream.flush()
-        visible = true
+        line.draw(Self.bar(label: label, done: done, total: total, unit: unit))
     }
 
-    mutating func clear() {
-        guard visible else { return }
-        stream.write("\r\u{1B}[K")
-        stream.flush()
-        visible = false
-    }
+    mutating func clear() { line.clear() }
 }
