@@ -17,30 +17,27 @@ extension GitRepository {
     /// git's `user.name` and `user.email`, when at least the name is set.
     func userIdentity() throws(EntitlementError) -> GitIdentity? {
         let result = try run(["config", "--get-regexp", "^user\\.(name|email)$"])
-        guard result.succeeded else { return nil }
-        var name: String?, email = ""
-        for line in result.output.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { continue }
-            if parts[0] == "user.name" { name = parts[1] } else if parts[0] == "user.email" { email = parts[1] }
-        }
-        guard let name, !name.isEmpty else { return nil }
-        return GitIdentity(name: name, email: email)
+        return result.succeeded ? GitIdentity(configLines: result.output) : nil
     }
-}
 
-extension GitRepository {
     /// The user's global git identity, for a store that is not a repository yet.
     func globalIdentity() throws(EntitlementError) -> GitIdentity? {
         guard let result = Subprocess.run(["git", "config", "--global", "--get-regexp", "^user\\.(name|email)$"], environment: environment),
               result.succeeded else { return nil }
+        return GitIdentity(configLines: result.output)
+    }
+}
+
+extension GitIdentity {
+    /// From `git config --get-regexp '^user\.(name|email)$'` output; nil without a name.
+    init?(configLines output: String) {
         var name: String?, email = ""
-        for line in result.output.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { continue }
             if parts[0] == "user.name" { name = parts[1] } else if parts[0] == "user.email" { email = parts[1] }
         }
         guard let name, !name.isEmpty else { return nil }
-        return GitIdentity(name: name, email: email)
+        self.init(name: name, email: email)
     }
 }
