@@ -30,31 +30,51 @@ public enum Command: Sendable {
     case help(CommandSpec?)
     case version
 
+    /// One command of the table: its name, its declaration (built only when asked for, so
+    /// a run builds the declaration of the command it runs and no other) and its parser.
+    struct Entry: Sendable {
+        let name: String
+        private let makeSpec: @Sendable () -> CommandSpec
+        let parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command
+
+        init(_ name: String, _ spec: @escaping @Sendable () -> CommandSpec, _ parse: @escaping @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
+            self.name = name
+            self.makeSpec = spec
+            self.parse = parse
+        }
+
+        /// The declaration (a `static let` of the command type, built once).
+        var spec: CommandSpec { makeSpec() }
+    }
+
+    /// The name of the `help` command, known without building its declaration.
+    static let helpName = "help"
+
     /// Every command's declaration and parser, in the order help lists them.
-    static let table: [(spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command)] = [
-        (CheckCommand.spec, { (parsed) throws(EntitlementError) in .check(try CheckCommand(parsed)) }),
-        (StatusCommand.spec, { (parsed) throws(EntitlementError) in .status(try StatusCommand(parsed)) }),
-        (HistoryCommand.spec, { (parsed) throws(EntitlementError) in .history(try HistoryCommand(parsed)) }),
-        (GrantCommand.spec, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
-        (RevokeCommand.spec, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
-        (RestoreCommand.spec, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
-        (ImportCommand.spec, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
-        (FindCommand.spec, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
-        (SummaryCommand.spec, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
-        (VerifyCommand.spec, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
-        (InitCommand.spec, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
-        (CloneCommand.spec, { (parsed) throws(EntitlementError) in .clone(try CloneCommand(parsed)) }),
-        (SyncCommand.spec, { (parsed) throws(EntitlementError) in .sync(try SyncCommand(parsed)) }),
-        (MigrateCommand.spec, { (parsed) throws(EntitlementError) in .migrate(try MigrateCommand(parsed)) }),
-        (PathCommand.spec, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
-        (CompletionsCommand.spec, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
-        (ManCommand.spec, { (parsed) throws(EntitlementError) in .manPage(try ManCommand(parsed)) }),
-        (CompleteCommand.spec, { (parsed) throws(EntitlementError) in .complete(try CompleteCommand(parsed)) }),
+    static let table: [Entry] = [
+        Entry("check", { CheckCommand.spec }, { (parsed) throws(EntitlementError) in .check(try CheckCommand(parsed)) }),
+        Entry("status", { StatusCommand.spec }, { (parsed) throws(EntitlementError) in .status(try StatusCommand(parsed)) }),
+        Entry("history", { HistoryCommand.spec }, { (parsed) throws(EntitlementError) in .history(try HistoryCommand(parsed)) }),
+        Entry("grant", { GrantCommand.spec }, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
+        Entry("revoke", { RevokeCommand.spec }, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
+        Entry("restore", { RestoreCommand.spec }, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
+        Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
+        Entry("find", { FindCommand.spec }, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
+        Entry("summary", { SummaryCommand.spec }, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
+        Entry("verify", { VerifyCommand.spec }, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
+        Entry("init", { InitCommand.spec }, { (parsed) throws(EntitlementError) in .initStore(try InitCommand(parsed)) }),
+        Entry("clone", { CloneCommand.spec }, { (parsed) throws(EntitlementError) in .clone(try CloneCommand(parsed)) }),
+        Entry("sync", { SyncCommand.spec }, { (parsed) throws(EntitlementError) in .sync(try SyncCommand(parsed)) }),
+        Entry("migrate", { MigrateCommand.spec }, { (parsed) throws(EntitlementError) in .migrate(try MigrateCommand(parsed)) }),
+        Entry("path", { PathCommand.spec }, { (parsed) throws(EntitlementError) in .path(try PathCommand(parsed)) }),
+        Entry("completions", { CompletionsCommand.spec }, { (parsed) throws(EntitlementError) in .completions(try CompletionsCommand(parsed)) }),
+        Entry("man", { ManCommand.spec }, { (parsed) throws(EntitlementError) in .manPage(try ManCommand(parsed)) }),
+        Entry("__complete", { CompleteCommand.spec }, { (parsed) throws(EntitlementError) in .complete(try CompleteCommand(parsed)) }),
     ]
 
     /// Commands for other programs (git): parsed like the others, never listed in help.
-    static let plumbing: [(spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command)] = [
-        (MergeDriverCommand.spec, { (parsed) throws(EntitlementError) in .mergeDriver(try MergeDriverCommand(parsed)) }),
+    static let plumbing: [Entry] = [
+        Entry("merge-driver", { MergeDriverCommand.spec }, { (parsed) throws(EntitlementError) in .mergeDriver(try MergeDriverCommand(parsed)) }),
     ]
 
     /// Every declaration, `help` last: the source of help, completions and the man page.
@@ -62,7 +82,7 @@ public enum Command: Sendable {
 
     static let helpSpec: CommandSpec = {
         var spec = CommandSpec(
-        name: "help", abstract: "Show help for the tool or a command.",
+        name: helpName, abstract: "Show help for the tool or a command.",
         arguments: [ArgumentSpec("COMMAND", kind: .choice(table.map(\.spec).filter { !$0.isHidden }.map(\.name)), optional: true, help: "The command to explain.")], options: [])
         spec.options = [CommonOptions.help.spec]  // help reads no other option
         return spec
@@ -76,10 +96,10 @@ public enum Command: Sendable {
             return try Invocation.parse(arguments, now: now).command
         }
         if GlobalOptions.matches(first, GlobalOptions.help) { return .help(nil) }
-        if first == helpSpec.name {
+        if first == helpName {
             guard arguments.count > 1 else { return .help(nil) }
             guard arguments.count == 2 else { throw .usage("help takes at most one command.", command: "help") }
-            if arguments[1] == helpSpec.name || GlobalOptions.matches(arguments[1], GlobalOptions.help) { return .help(helpSpec) }
+            if arguments[1] == helpName || GlobalOptions.matches(arguments[1], GlobalOptions.help) { return .help(helpSpec) }
             return .help(try entry(named: arguments[1]).spec)
         }
         let command = try entry(named: first)
@@ -115,8 +135,8 @@ public enum Command: Sendable {
         }
     }
 
-    static func entry(named name: String) throws(EntitlementError) -> (spec: CommandSpec, parse: @Sendable (ParsedArguments) throws(EntitlementError) -> Command) {
-        if let entry = (table + plumbing).first(where: { $0.spec.name == name }) { return entry }
+    static func entry(named name: String) throws(EntitlementError) -> Entry {
+        if let entry = table.first(where: { $0.name == name }) ?? plumbing.first(where: { $0.name == name }) { return entry }
         if name.hasPrefix("-") {
             let global = GlobalOptions.movableNames.map { "--\($0)" }.joined(separator: ", ")
             throw .usage("unknown option '\(Terminal.escape(name))' before the command; only \(global) and -q may come first.", hint: "See 'entitlement --help'.")

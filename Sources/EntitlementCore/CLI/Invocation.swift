@@ -44,7 +44,7 @@ struct Invocation: Sendable {
         if rest.isEmpty, !leading.isEmpty {
             throw .usage("missing command after \(leading.map(Terminal.escape).joined(separator: " ")).", hint: "See 'entitlement --help' for the list of commands.")
         }
-        guard let name = rest.first, !GlobalOptions.matches(name, GlobalOptions.help), name != Command.helpSpec.name else {
+        guard let name = rest.first, !GlobalOptions.matches(name, GlobalOptions.help), name != Command.helpName else {
             invocation.command = try Command.parse(rest, now: now)
             return invocation
         }

@@ -52,7 +52,9 @@ extension Unit {
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"],
             ]
-            for (spec, _) in Command.table + Command.plumbing {
+            for entry in Command.table + Command.plumbing {
+                let spec = entry.spec
+                #expect(entry.name == spec.name, "the table's name for \(spec.name) is its declaration's")
                 let command = try Command.parse(try #require(samples[spec.name], "\(spec.name) has a sample"))
                 #expect(command.spec?.name == spec.name)
             }
