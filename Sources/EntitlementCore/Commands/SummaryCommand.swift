@@ -9,9 +9,11 @@ public struct SummaryCommand: RunnableCommand, Equatable {
             Reads every profile on every core. 'Expiring' counts active access whose end falls within
             7 or 30 days after --at; 'billing trouble' is grace_period plus billing_retry; the store
             split is by the store of the transaction that decides each access level. On a terminal,
-            counts come with bar charts. Unreadable profiles are named on stderr (exit 4).
+            counts come with bar charts, and tables and bars fit its width. --output json is --json;
+            summary prints one document, so jsonl, csv and tsv do not apply. Unreadable profiles
+            are named on stderr (exit 4).
             """,
-        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, quietFlag],
+        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, CommonOptions.output, quietFlag],
         examples: ["entitlement summary", "entitlement summary --at 2026-01-15 --json"])
 
     static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
@@ -26,7 +28,11 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
-        json = parsed.flag(CommonOptions.json)
+        let output = try OutputChoice.parse(parsed)
+        guard [.table, .json].contains(output.format) else {
+            throw .usage("summary prints one document: --output table or json, not \(output.format.rawValue).", command: Self.spec.name)
+        }
+        json = output.format == .json
         quiet = parsed.flag(Self.quietFlag)
     }
 
@@ -37,7 +43,8 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         let date = at ?? context.now()
         let scan = ProfileScan(store: store)
         let showProgress = !quiet && context.stderr.isTerminal
-        var progress = ScanProgress(stream: context.stderr, label: "summary", total: showProgress ? try scan.count() : 0, enabled: showProgress)
+        var progress = ScanProgress(stream: context.stderr, label: "summary", total: showProgress ? try scan.count() : 0, enabled: showProgress,
+                                    width: context.statusWidth)
         var summary = StoreSummary()
         var errors: [EntitlementError] = []
         let sweep = ProfileSweep<StoreSummary>(scan: scan, makePart: { StoreSummary() }, visit: { $0.add($1, engine: engine, at: date) },
@@ -53,7 +60,7 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         if json {
             context.stdout.write(JSONWriter().string(.object(SummaryReport.json(summary, configuration: configuration, at: date))))
         } else {
-            context.stdout.write(SummaryReport.text(summary, configuration: configuration, at: date, bars: context.stdout.isTerminal,
+            context.stdout.write(SummaryReport.text(summary, configuration: configuration, at: date, width: context.outputWidth,
                                                     style: Style(enabled: context.useColor)))
         }
         return summary.unreadable > 0 ? .dataError : .success
