@@ -13,7 +13,7 @@ public struct FindCommand: RunnableCommand, Equatable {
             something matched, 1 when nothing did, 4 when a profile could not be read (each is named on stderr).
             """,
         options: [entitlementOption, stateOption, storeNameOption, productOption, expiringWithinOption, attributeOption,
-                  CommonOptions.at, CommonOptions.environment, CommonOptions.store, jsonFlag, CommonOptions.output, CommonOptions.noHeaders, quietFlag],
+                  CommonOptions.at, CommonOptions.environment, CommonOptions.store, jsonFlag, outputOption, CommonOptions.noHeaders, quietFlag],
         examples: [
             "entitlement find --state grace_period,billing_retry --json",
             "entitlement find --entitlement premium --expiring-within 7d --store-name app_store",
@@ -56,6 +56,9 @@ public struct FindCommand: RunnableCommand, Equatable {
         }
         return FindQuery.Attribute(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
     }
+    /// The shared `--output`, with help that says what --json means here.
+    static let outputOption = Option<OutputFormat>.choice("output", value: "FORMAT", help: "Print records as table, jsonl (--json), json (one array), csv or tsv.")
+        .withDefault(.table, shown: OutputFormat.table.rawValue)
     /// find's --json is JSON Lines (one line per record, streamed), as it always was.
     static let jsonFlag = Flag("json", help: "Print JSON Lines (--output jsonl); errors as JSON on standard error.")
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers.")
@@ -79,10 +82,10 @@ public struct FindCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         let json = parsed.flag(Self.jsonFlag)
-        if json, let given = try parsed.given(CommonOptions.output), given != .jsonl {
+        if json, let given = try parsed.given(Self.outputOption), given != .jsonl {
             throw .usage("--json means --output jsonl for find; it cannot be combined with --output \(given.rawValue).", command: name)
         }
-        output = OutputChoice(format: json ? .jsonl : try parsed.value(CommonOptions.output), headers: !parsed.flag(CommonOptions.noHeaders))
+        output = OutputChoice(format: json ? .jsonl : try parsed.value(Self.outputOption), headers: !parsed.flag(CommonOptions.noHeaders))
         quiet = parsed.flag(Self.quietFlag)
         if quiet && (json || parsed.isGiven(CommonOptions.output)) { throw .usage("--quiet cannot be combined with --json or --output.", command: name) }
     }

@@ -13,9 +13,17 @@ public struct SummaryCommand: RunnableCommand, Equatable {
             summary prints one document, so jsonl, csv and tsv do not apply. Unreadable profiles
             are named on stderr (exit 4).
             """,
-        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, CommonOptions.output, quietFlag],
+        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, outputOption, quietFlag],
         examples: ["entitlement summary", "entitlement summary --at 2026-01-15 --json"])
 
+    /// `--output`, of which summary (one document) prints two formats.
+    static let outputOption = Option<OutputFormat>("output", value: "FORMAT", kind: .choice([OutputFormat.table.rawValue, OutputFormat.json.rawValue]),
+                                                   help: "Print the summary as table or json (--json).") { (text, source) throws(ValueProblem) in
+        guard let format = OutputFormat(rawValue: text), [.table, .json].contains(format) else {
+            throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected table or json (summary prints one document).")
+        }
+        return format
+    }.withDefault(.table, shown: OutputFormat.table.rawValue)
     static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
 
     public var store: String?
@@ -28,11 +36,11 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
-        let output = try OutputChoice.parse(parsed)
-        guard [.table, .json].contains(output.format) else {
-            throw .usage("summary prints one document: --output table or json, not \(output.format.rawValue).", command: Self.spec.name)
+        let output = try parsed.given(Self.outputOption)
+        if output == .table, parsed.flag(CommonOptions.json) {
+            throw .usage("--json means --output json; it cannot be combined with --output table.", command: Self.spec.name)
         }
-        json = output.format == .json
+        json = output == .json || parsed.flag(CommonOptions.json)
         quiet = parsed.flag(Self.quietFlag)
     }
 

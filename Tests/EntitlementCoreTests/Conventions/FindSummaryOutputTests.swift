@@ -84,7 +84,7 @@ struct FindSummaryOutputTests {
         #expect(runCLI(base + ["--output", "json"]).stdout == runCLI(base + ["--json"]).stdout)
         #expect(runCLI(base + ["--output", "table"]).stdout == runCLI(base).stdout)
         let csv = runCLI(base + ["--output", "csv"])
-        #expect(csv.exitCode == 2 && csv.stderr.contains("--output table or json, not csv"))
+        #expect(csv.exitCode == 2 && csv.stderr.contains("'csv'; expected table or json"))
     }
 
     @Test(arguments: [200, 60, 30, 12])
