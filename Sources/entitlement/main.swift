@@ -3,7 +3,8 @@ import FoundationEssentials
 import Glibc
 
 // The real streams, environment, clock and ids; everything else is in EntitlementCore.
-// A closed pipe must be a write error (exit 4), not death by SIGPIPE (exit 141).
+// A closed pipe is noticed as EPIPE by the output, which ends the run quietly with exit 141
+// (as SIGPIPE would), instead of the signal cutting a store write short.
 signal(SIGPIPE, SIG_IGN)
 let environment = ProcessEnvironment.current()
 var context = Context(
@@ -14,6 +15,6 @@ var context = Context(
     now: { Date() },
     newID: Context.randomID,
     loginName: LoginName.current(environment: environment))
-context.terminalColumns = TerminalSize.columns(of: 1)
+context.terminalColumns = TerminalSize.columns(of: 1) ?? TerminalSize.columns(of: 2)
 // Raw bytes, not CommandLine.arguments, which repairs invalid UTF-8 and could merge two ids.
 exit(CLI(context: context).run(rawArguments: CommandLine.rawArguments))

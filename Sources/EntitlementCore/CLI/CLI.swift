@@ -52,6 +52,12 @@ public struct CLI {
 
     private func finish(_ code: Int32, json: Bool, in context: Context) -> Int32 {
         context.stdout.flush()
+        // The reader left (`| head`): stop quietly, as git does, with the status a death by
+        // SIGPIPE gives, so `set -o pipefail` still sees it.
+        if context.stdout.isClosed {
+            context.stderr.flush()
+            return ExitCode.outputClosed.rawValue
+        }
         // Output that did not arrive is a failure, not a success: `status > /dev/full`.
         if let failure = context.stdout.writeError {
             report(.io(path: "standard output", message: "cannot write: \(failure)"), json: json, in: context)
@@ -98,6 +104,8 @@ public struct CLI {
     /// (named by the error, else the command that was running).
     func report(_ error: EntitlementError, json: Bool, running: CommandSpec? = nil, in context: Context) {
         context.stdout.flush()
+        // Nobody reads the output any more; what went wrong after that is not news.
+        if context.stdout.isClosed { return }
         if json {
             context.stderr.write(error.jsonLine)
             return

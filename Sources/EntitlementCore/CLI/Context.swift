@@ -22,8 +22,9 @@ public struct Context: Sendable {
     public var loginName: @Sendable () -> String?
     /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
     public var arena: ExitArena
-    /// The width of the terminal standard output is on (ioctl TIOCGWINSZ), if it is one and
-    /// the size is known; looked up by the executable, so tests inject any width.
+    /// The width of the terminal standard output is on (ioctl TIOCGWINSZ), else the one
+    /// standard error is on (for progress lines), if the size is known; looked up by the
+    /// executable, so tests inject any width.
     public var terminalColumns: Int?
     /// `--color auto|always|never`, as given (auto when not).
     public var color: ColorChoice = .auto
@@ -64,6 +65,13 @@ public struct Context: Sendable {
     /// terminal (a pipe is never truncated); else `$COLUMNS`, else the terminal's size, else 80.
     public var outputWidth: Int? {
         guard stdout.isTerminal else { return nil }
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        return terminalColumns ?? 80
+    }
+
+    /// The width a progress line on standard error must fit: `$COLUMNS`, else the
+    /// terminal's size, else 80. A line that wraps cannot be redrawn in place.
+    var statusWidth: Int {
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return terminalColumns ?? 80
     }

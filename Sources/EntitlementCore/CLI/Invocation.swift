@@ -11,9 +11,10 @@ struct Invocation: Sendable {
 
     /// Parses `arguments` (without the program name); `now` resolves relative dates.
     ///
-    /// Global options may come before the command, as in `git -C`: they are moved after the
-    /// command name, so they mean exactly what they mean there (and a command that does not
-    /// take one refuses it by name).
+    /// Global options may come before the command, as in `git -C` or `git --no-pager`: they
+    /// are moved after the command name, so they mean exactly what they mean there. Before
+    /// the command they are settings for any command (an alias may hold them), so one the
+    /// command has no use for is left out rather than refused (`GlobalOptions.applying`).
     static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Invocation {
         var leading: [String] = []
         var index = 0
@@ -49,7 +50,7 @@ struct Invocation: Sendable {
             return invocation
         }
         let entry = try Command.entry(named: name)
-        let parsed = try ParsedArguments.parse(leading + Array(rest.dropFirst()), spec: entry.spec, now: now)
+        let parsed = try ParsedArguments.parse(try GlobalOptions.applying(leading, to: entry.spec) + Array(rest.dropFirst()), spec: entry.spec, now: now)
         invocation.quiet = parsed.flag(CommonOptions.quiet)
         invocation.color = try parsed.value(CommonOptions.color)
         if parsed.flag(CommonOptions.help) {

@@ -10,6 +10,8 @@ public final class OutputSink: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var writeError: String?
+        /// The reader went away (EPIPE): later output is dropped.
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -42,7 +44,14 @@ public final class OutputSink: Sendable {
     }
 
     /// The first write error (for example a full disk), so the run can fail with exit 4.
+    /// A closed pipe is not one: see `isClosed`.
     public var writeError: String? { state.withLock { $0.writeError } }
+
+    /// True once a write found no reader (EPIPE: `entitlement find | head`). Output is then
+    /// dropped, long commands stop early, and the run ends quietly with exit 141, as a
+    /// program killed by SIGPIPE would (the executable ignores the signal, so that a write
+    /// to the store is never cut short by it).
+    public var isClosed: Bool { state.withLock { $0.closed } }
 
     public func write(_ text: String) {
         if discards { return }
@@ -66,6 +75,7 @@ public final class OutputSink: Sendable {
     }
 
     private func flush(_ state: inout State) {
+        if state.closed { state.buffer.removeAll(keepingCapacity: true) }
         guard let fd, !state.buffer.isEmpty else { return }
         let result = state.buffer.withUnsafeBytes { raw in
             Result { () throws(SystemError) in
@@ -75,10 +85,15 @@ public final class OutputSink: Sendable {
                 }
             }
         }
-        // A closed pipe is EPIPE here (the executable ignores SIGPIPE), so it exits 4 like a full disk.
-        var failure: String?
-        if case .failure(let error) = result { failure = error.message }
-        if state.writeError == nil { state.writeError = failure }
+        // A closed pipe is EPIPE here (the executable ignores SIGPIPE): the reader is done,
+        // which is not an error to report. Any other failure (a full disk) is one, exit 4.
+        if case .failure(let error) = result {
+            if error.code == EPIPE {
+                state.closed = true
+            } else if state.writeError == nil {
+                state.writeError = error.message
+            }
+        }
         state.buffer.removeAll(keepingCapacity: true)
     }
 

@@ -24,35 +24,40 @@ struct BatchCheck {
             if !command.quiet { context.stderr.write(unknown.note) }
         }
         let checker = LineChecker(command: command, store: store, engine: StatusEngine(configuration: configuration, environment: command.environment),
-                                  evaluatedAt: .string(ISODate.format(date)), date: date)
+                                  evaluatedAt: .string(ISODate.format(date)), date: date, terminal: context.stdout.isTerminal)
         let workers = max(1, min(ProcessorCount.online(), 8))
         var result = ExitCode.success
         var answered = 0
         var buffer = LineBuffer()
         let format = command.output.format
         // A table must see every row before it can align them; the other formats stream.
-        var tableRows: [UInt8] = []
+        var table = TextTable(columns: CheckRecords.columns)
+        table.showsHeaders = command.output.headers
         if [.csv, .tsv].contains(format), command.output.headers {
-            context.stdout.write(DelimitedText.line(CheckRecords.fieldNames, format: format))
+            context.stdout.write(DelimitedText.line(CheckRecords.fieldNames, format: format, terminal: context.stdout.isTerminal))
         }
+        // Input line numbers, 1-based; blank lines count (as in `grant --stdin`).
+        var lineNumber = 0
         var wroteItem = false
         if format == .json { context.stdout.write("[") }
 
-        func answer(_ lines: [ArraySlice<UInt8>]) {
-            guard !lines.isEmpty else { return }
+        func answer(_ slices: [ArraySlice<UInt8>]) {
+            guard !slices.isEmpty else { return }
+            let lines = slices.map { slice in
+                lineNumber += 1
+                return (number: lineNumber, bytes: slice)
+            }
             let parts = lines.count < Self.parallelThreshold || workers == 1 ? 1 : workers
             let answers = ChunkAnswers(count: parts)
             let size = (lines.count + parts - 1) / parts
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                var bytes: [UInt8] = []
-                var code = ExitCode.success
-                var count = 0
+                var result = Answer()
                 for line in lines[min(part * size, lines.count)..<min((part + 1) * size, lines.count)] {
-                    guard let answer = checker.check(line, into: &bytes) else { continue }
-                    code = ExitCode.worst(code, answer)
-                    count += 1
+                    guard let answer = checker.check(line.bytes, number: line.number, into: &result.bytes, rows: &result.rows) else { continue }
+                    result.code = ExitCode.worst(result.code, answer)
+                    result.count += 1
                 }
-                answers.set(part, Answer(bytes: bytes, code: code, count: count))
+                answers.set(part, result)
             }
             for part in 0..<parts {
                 let answer = answers.get(part)
@@ -60,7 +65,7 @@ struct BatchCheck {
                 answered += answer.count
                 guard !command.quiet else { continue }
                 switch format {
-                case .table: tableRows.append(contentsOf: answer.bytes)
+                case .table: for row in answer.rows { table.append(row) }
                 case .json:
                     // Compact objects, one per line: separate them with commas.
                     for line in answer.bytes.split(separator: 0x0A) {
@@ -73,18 +78,14 @@ struct BatchCheck {
             }
         }
 
-        while let chunk = context.stdin.readChunk() {
+        // A closed standard output ends the run: nobody reads the answers any more.
+        while !context.stdout.isClosed, let chunk = context.stdin.readChunk() {
             answer(buffer.feed(chunk))
             context.stdout.flush()  // streaming: answer what has arrived before reading on
         }
         if let last = buffer.finish() { answer([last]) }
         if format == .json { context.stdout.write(wroteItem ? "\n]\n" : "]\n") }
-        if format == .table, !tableRows.isEmpty {
-            var table = TextTable(columns: CheckRecords.columns)
-            table.showsHeaders = command.output.headers
-            for line in tableRows.split(separator: 0x0A) {
-                table.append(String(decoding: line, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false).map { $0.isEmpty ? "-" : String($0) })
-            }
+        if format == .table, !table.rows.isEmpty {
             context.stdout.write(table.render(width: context.outputWidth))
         }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
@@ -103,10 +104,12 @@ struct LineChecker: Sendable {
     let engine: StatusEngine
     let evaluatedAt: JSONValue
     let date: Date
+    /// Standard output is a terminal: csv fields are escaped for it (tsv always is).
+    let terminal: Bool
 
-    /// Appends the JSON line for `line` to `out` and returns what it means for the exit
-    /// code; nil for a blank line, which is skipped.
-    func check(_ line: ArraySlice<UInt8>, into out: inout [UInt8]) -> ExitCode? {
+    /// Appends the answer for input line `number` to `out` (jsonl, json, csv, tsv) or `rows`
+    /// (table) and returns what it means for the exit code; nil for a blank line, which is skipped.
+    func check(_ line: ArraySlice<UInt8>, number: Int, into out: inout [UInt8], rows: inout [[String]]) -> ExitCode? {
         var line = line
         if line.last == 0x0D { line = line.dropLast() }
         guard !line.isEmpty else { return nil }
@@ -138,13 +141,15 @@ struct LineChecker: Sendable {
             code = .usage
         }
         object["evaluated_at"] = evaluatedAt
+        object["line"] = .int(number)
         if !command.quiet {
             switch command.output.format {
             case .json, .jsonl:
                 JSONWriter(style: .compact).write(.object(object), indent: 0, into: &out)
                 out.append(0x0A)
-            case .csv: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .csv).utf8)
-            case .tsv, .table: out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: .tsv).utf8)
+            case .csv, .tsv:
+                out.append(contentsOf: DelimitedText.line(CheckRecords.fields(object), format: command.output.format, terminal: terminal).utf8)
+            case .table: rows.append(CheckRecords.tableRow(CheckRecords.fields(object)))
             }
         }
         return code
@@ -159,6 +164,8 @@ struct LineChecker: Sendable {
 /// What one thread answered for its part of a chunk.
 private struct Answer {
     var bytes: [UInt8] = []
+    /// table: the rows, in the table's column order.
+    var rows: [[String]] = []
     var code = ExitCode.success
     /// Ids answered (blank lines are not).
     var count = 0

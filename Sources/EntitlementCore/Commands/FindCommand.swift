@@ -6,17 +6,19 @@ public struct FindCommand: RunnableCommand, Equatable {
         name: "find",
         abstract: "List customers whose access matches filters (state, entitlement, store, product, expiry, attribute).",
         discussion: """
-            Reads every profile on every core and prints one row (or, with --json, one JSON line) per
-            matching customer and access level. Filters combine with AND; --state takes a comma-separated
+            Reads every profile on every core and prints one record per matching customer and access
+            level, as they are found: a table, or with --output jsonl|json|csv|tsv (--json is jsonl here).
+            Filters combine with AND; --state takes a comma-separated
             list: active, grace_period, billing_retry, expired, revoked, scheduled, never. Exit 0 when
             something matched, 1 when nothing did, 4 when a profile could not be read (each is named on stderr).
             """,
         options: [entitlementOption, stateOption, storeNameOption, productOption, expiringWithinOption, attributeOption,
-                  CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, quietFlag],
+                  CommonOptions.at, CommonOptions.environment, CommonOptions.store, jsonFlag, outputOption, CommonOptions.noHeaders, quietFlag],
         examples: [
             "entitlement find --state grace_period,billing_retry --json",
             "entitlement find --entitlement premium --expiring-within 7d --store-name app_store",
             "entitlement find --attribute country=NL --state active",
+            "entitlement find --state expired --output csv --no-headers | cut -d, -f1",
         ])
 
     static let entitlementOption = Option<String>.string("entitlement", value: "ID", kind: .entitlementID,
@@ -54,12 +56,17 @@ public struct FindCommand: RunnableCommand, Equatable {
         }
         return FindQuery.Attribute(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
     }
+    /// The shared `--output`, with help that says what --json means here.
+    static let outputOption = Option<OutputFormat>.choice("output", value: "FORMAT", help: "Print records as table, jsonl (--json), json (one array), csv or tsv.")
+        .withDefault(.table, shown: OutputFormat.table.rawValue)
+    /// find's --json is JSON Lines (one line per record, streamed), as it always was.
+    static let jsonFlag = Flag("json", help: "Print JSON Lines (--output jsonl); errors as JSON on standard error.")
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers.")
 
     var query: FindQuery
     public var store: String?
     public var at: Date?
-    public var json: Bool
+    public var output: OutputChoice
     public var quiet: Bool
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -74,9 +81,13 @@ public struct FindCommand: RunnableCommand, Equatable {
         query.environment = try parsed.value(CommonOptions.environment)
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
-        json = parsed.flag(CommonOptions.json)
+        let json = parsed.flag(Self.jsonFlag)
+        if json, let given = try parsed.given(Self.outputOption), given != .jsonl {
+            throw .usage("--json means --output jsonl for find; it cannot be combined with --output \(given.rawValue).", command: name)
+        }
+        output = OutputChoice(format: json ? .jsonl : try parsed.value(Self.outputOption), headers: !parsed.flag(CommonOptions.noHeaders))
         quiet = parsed.flag(Self.quietFlag)
-        if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: name) }
+        if quiet && (json || parsed.isGiven(CommonOptions.output)) { throw .usage("--quiet cannot be combined with --json or --output.", command: name) }
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -86,75 +97,31 @@ public struct FindCommand: RunnableCommand, Equatable {
             throw .unknownEntitlement(UnknownEntitlement(id, known: configuration.entitlementIDs, configPath: store.configPath))
         }
         let date = at ?? context.now()
-        let run = FindRun(query: query, engine: StatusEngine(configuration: configuration, environment: query.environment), date: date, json: json)
+        let run = FindRun(query: query, engine: StatusEngine(configuration: configuration, environment: query.environment), date: date,
+                          format: quiet ? nil : output.format, terminal: context.stdout.isTerminal)
         let scan = ProfileScan(store: store)
         let showProgress = !quiet && context.stderr.isTerminal
-        var progress = ScanProgress(stream: context.stderr, label: "find", total: showProgress ? try scan.count() : 0, enabled: showProgress)
-        var table = StreamingTable(headers: ["CUSTOMER", "ENTITLEMENT", "STATE", "EXPIRES", "STORE", "PRODUCT"])
+        var progress = ScanProgress(stream: context.stderr, label: "find", total: showProgress ? try scan.count() : 0, enabled: showProgress,
+                                    width: context.statusWidth)
+        var printer = FindPrinter(output: output, stdout: context.stdout, width: context.outputWidth, style: Style(enabled: context.useColor))
         var matches = 0
         var failed = false
-        let sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration),
+        var sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration),
                                                makePart: { FindRun.Part() }, visit: { run.visit(&$0, $1) }, fail: { $0.errors.append($1) })
+        sweep.stop = { context.stdout.isClosed }
         try sweep.run(progress: { progress.show($0) }) { part in
             matches += part.matches
             if !part.errors.isEmpty {
                 failed = true
                 progress.clear()
-                for error in part.errors { CLI(context: context).report(error, json: json, in: context) }
+                for error in part.errors { CLI(context: context).report(error, json: output.format.isJSON, in: context) }
             }
             guard !quiet else { return }
-            if json {
-                context.stdout.write(bytes: part.lines)
-            } else {
-                var text = ""
-                for row in part.rows { text += table.append(row) }
-                if !text.isEmpty { progress.clear(); context.stdout.write(text) }
-            }
+            printer.print(part) { progress.clear() }
         }
         progress.clear()
-        if !quiet, !json {
-            let rest = table.finish()
-            context.stdout.write(matches == 0 ? "No customer matches.\n" : rest)
-        }
+        if !quiet { printer.finish(matches: matches) }
         if failed { return .dataError }
         return matches > 0 ? .success : .notEntitled
-    }
-}
-
-/// The per-profile work of `find`, safe to run on several threads.
-struct FindRun: Sendable {
-    /// What one thread found in its share of a batch.
-    struct Part: Sendable {
-        var lines: [UInt8] = []
-        var rows: [[String]] = []
-        var matches = 0
-        var errors: [EntitlementError] = []
-    }
-
-    let query: FindQuery
-    let engine: StatusEngine
-    let date: Date
-    let json: Bool
-
-    func visit(_ part: inout Part, _ profile: Profile) {
-        for level in query.matches(profile, engine: engine, at: date) {
-            part.matches += 1
-            if json {
-                JSONWriter(style: .compact).write(.object(Self.jsonLine(level, profile: profile, at: date)), indent: 0, into: &part.lines)
-                part.lines.append(0x0A)
-            } else {
-                part.rows.append([profile.customerUserID, level.id, level.state.rawValue, AccessLevelText.expiry(level, at: date),
-                                  level.store?.rawValue ?? "-", level.productID ?? (level.grantType == .manual ? "(manual grant)" : "-")])
-            }
-        }
-    }
-
-    /// The access level, as `check --json` prints it, with the customer.
-    static func jsonLine(_ level: AccessLevel, profile: Profile, at date: Date) -> JSONObject {
-        var object = level.json
-        object["customer_user_id"] = .string(profile.customerUserID)
-        object["profile_id"] = .string(profile.profileID)
-        object["evaluated_at"] = .string(ISODate.format(date))
-        return object
     }
 }

@@ -31,7 +31,7 @@ struct ImportSession {
         self.command = command
         self.context = context
         self.store = store
-        progress = ImportProgress(stream: context.stderr)
+        progress = ImportProgress(stream: context.stderr, width: context.statusWidth)
     }
 
     mutating func run() throws(EntitlementError) -> [ImportOutcome] {

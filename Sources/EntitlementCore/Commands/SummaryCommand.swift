@@ -9,11 +9,21 @@ public struct SummaryCommand: RunnableCommand, Equatable {
             Reads every profile on every core. 'Expiring' counts active access whose end falls within
             7 or 30 days after --at; 'billing trouble' is grace_period plus billing_retry; the store
             split is by the store of the transaction that decides each access level. On a terminal,
-            counts come with bar charts. Unreadable profiles are named on stderr (exit 4).
+            counts come with bar charts, and tables and bars fit its width. --output json is --json;
+            summary prints one document, so jsonl, csv and tsv do not apply. Unreadable profiles
+            are named on stderr (exit 4).
             """,
-        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, quietFlag],
+        options: [CommonOptions.at, CommonOptions.environment, CommonOptions.store, CommonOptions.json, outputOption, quietFlag],
         examples: ["entitlement summary", "entitlement summary --at 2026-01-15 --json"])
 
+    /// `--output`, of which summary (one document) prints two formats.
+    static let outputOption = Option<OutputFormat>("output", value: "FORMAT", kind: .choice([OutputFormat.table.rawValue, OutputFormat.json.rawValue]),
+                                                   help: "Print the summary as table or json (--json).") { (text, source) throws(ValueProblem) in
+        guard let format = OutputFormat(rawValue: text), [.table, .json].contains(format) else {
+            throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected table or json (summary prints one document).")
+        }
+        return format
+    }.withDefault(.table, shown: OutputFormat.table.rawValue)
     static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
 
     public var store: String?
@@ -26,7 +36,11 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
-        json = parsed.flag(CommonOptions.json)
+        let output = try parsed.given(Self.outputOption)
+        if output == .table, parsed.flag(CommonOptions.json) {
+            throw .usage("--json means --output json; it cannot be combined with --output table.", command: Self.spec.name)
+        }
+        json = output == .json || parsed.flag(CommonOptions.json)
         quiet = parsed.flag(Self.quietFlag)
     }
 
@@ -37,7 +51,8 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         let date = at ?? context.now()
         let scan = ProfileScan(store: store)
         let showProgress = !quiet && context.stderr.isTerminal
-        var progress = ScanProgress(stream: context.stderr, label: "summary", total: showProgress ? try scan.count() : 0, enabled: showProgress)
+        var progress = ScanProgress(stream: context.stderr, label: "summary", total: showProgress ? try scan.count() : 0, enabled: showProgress,
+                                    width: context.statusWidth)
         var summary = StoreSummary()
         var errors: [EntitlementError] = []
         let sweep = ProfileSweep<StoreSummary>(scan: scan, makePart: { StoreSummary() }, visit: { $0.add($1, engine: engine, at: date) },
@@ -53,7 +68,7 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         if json {
             context.stdout.write(JSONWriter().string(.object(SummaryReport.json(summary, configuration: configuration, at: date))))
         } else {
-            context.stdout.write(SummaryReport.text(summary, configuration: configuration, at: date, bars: context.stdout.isTerminal,
+            context.stdout.write(SummaryReport.text(summary, configuration: configuration, at: date, width: context.outputWidth,
                                                     style: Style(enabled: context.useColor)))
         }
         return summary.unreadable > 0 ? .dataError : .success

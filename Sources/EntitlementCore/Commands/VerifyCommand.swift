@@ -30,7 +30,7 @@ public struct VerifyCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store)
         let showProgress = !quiet && context.stderr.isTerminal
         var progress = ScanProgress(stream: context.stderr, label: "verify", total: showProgress ? try ProfileScan(store: store).count() : 0,
-                                    enabled: showProgress)
+                                    enabled: showProgress, width: context.statusWidth)
         let report = try StoreVerifier(store: store).run(progress: { progress.show($0) })
         progress.clear()
         if json {

@@ -14,6 +14,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case busy = 5
     /// Team store: the git remote could not be reached (`sync`, `clone`); local work is kept.
     case remoteUnavailable = 6
+    /// Standard output was closed by its reader (`entitlement find | head`): the run stopped
+    /// quietly with 128 + SIGPIPE, the status a shell reports for a program that SIGPIPE killed.
+    case outputClosed = 141
 
     /// The worse of two codes, for commands that answer many items (`check --stdin`, `import`):
     /// the highest number wins, so 5 busy > 4 data > 3 not found > 2 usage > 1 no > 0 yes.
@@ -29,6 +32,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema; verify: problems found"
         case .busy: return "store busy: lock not acquired in time"
         case .remoteUnavailable: return "remote unreachable (sync, clone): local commits are kept; retry later"
+        case .outputClosed: return "standard output was closed by its reader (as `| head` does): stopped quietly, as SIGPIPE would"
         }
     }
 }

@@ -42,6 +42,19 @@ enum CellWidth {
         return width
     }
 
+    /// The longest start of `text` that takes at most `cells` cells (whole characters only).
+    static func prefix(_ text: String, cells: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let width = of(String(character))
+            guard used + width <= cells else { break }
+            out.append(character)
+            used += width
+        }
+        return out
+    }
+
     /// Binary search in sorted, disjoint ranges.
     private static func contains(_ ranges: [ClosedRange<UInt32>], _ value: UInt32) -> Bool {
         var low = 0

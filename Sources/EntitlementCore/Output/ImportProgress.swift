@@ -3,7 +3,8 @@ struct ImportProgress {
     var total = 0
     private var line: StatusLine
 
-    init(stream: OutputSink) { line = StatusLine(stream: stream) }
+    /// `width`: the terminal's, in cells; the line is cut to fit it.
+    init(stream: OutputSink, width: Int = 80) { line = StatusLine(stream: stream, width: width) }
 
     var enabled: Bool { line.stream.isTerminal && total > 1 }
 

@@ -30,8 +30,10 @@ enum SummaryReport {
         ])
     }
 
-    /// The text form; `bars` adds a bar chart beside each count (on a terminal).
-    static func text(_ summary: StoreSummary, configuration: ProductConfiguration, at date: Date, bars: Bool, style: Style) -> String {
+    /// The text form. On a terminal (`width`, in cells) a bar chart goes beside each count,
+    /// at most 40 cells and never past the width, and the store table fits the width too
+    /// (`TextTable`'s rule: below it, vertical records). In a pipe (nil) there are no bars.
+    static func text(_ summary: StoreSummary, configuration: ProductConfiguration, at date: Date, width: Int?, style: Style) -> String {
         var out = "Store summary at \(HumanDate.format(date)): \(summary.profiles) profile\(summary.profiles == 1 ? "" : "s")"
         if summary.unreadable > 0 { out += ", \(summary.unreadable) unreadable" }
         out += "\n"
@@ -43,7 +45,8 @@ enum SummaryReport {
             for state in states {
                 let count = summary.count(id, state)
                 var line = "  " + style.state(state.rawValue.padded(to: 13), state) + "  " + String(repeating: " ", count: countWidth - String(count).count) + String(count)
-                if bars { line += "  " + bar(count, of: largest) }
+                // "  " + state (13) + "  " + count + "  " + bar, the last column left free.
+                if let width { line += "  " + bar(count, of: largest, width: min(40, width - 1 - 19 - countWidth)) }
                 out += line.trimmingTrailingSpaces + "\n"
             }
             out += "  expiring within 7 days: \(counts.expiringIn7Days), within 30 days: \(counts.expiringIn30Days)\n"
@@ -54,7 +57,7 @@ enum SummaryReport {
                     let byState = counts.stores[store] ?? [:]
                     table.append([store] + states.filter { $0 != .never }.map { String(byState[$0] ?? 0) })
                 }
-                out += table.render().split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+                out += table.render(width: width.map { $0 - 2 }).split(separator: "\n").map { "  " + $0 + "\n" }.joined()
             }
         }
         return out
@@ -62,7 +65,7 @@ enum SummaryReport {
 
     /// A text bar of up to 40 cells, at least one for a non-zero count.
     static func bar(_ count: Int, of largest: Int, width: Int = 40) -> String {
-        guard count > 0, largest > 0 else { return "" }
+        guard count > 0, largest > 0, width > 0 else { return "" }
         return String(repeating: "█", count: max(1, count * width / largest))
     }
 }

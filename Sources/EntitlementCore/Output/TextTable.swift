@@ -4,7 +4,8 @@
 /// dates dropped), then columns are dropped in their declared order, and when even the
 /// columns that are never dropped do not fit, the rows are printed as vertical records,
 /// as psql's expanded mode does. Without a width (a pipe, a file) nothing is shortened.
-/// Widths are counted in terminal cells (`CellWidth`).
+/// Widths are counted in terminal cells (`CellWidth`). `TableLayout` is the decision, so a
+/// streamed table (`StreamingTable`) can print later rows the way its first rows chose.
 struct TextTable {
     /// One column: its header, and how it gives way on a narrow terminal.
     struct Column {
@@ -40,18 +41,49 @@ struct TextTable {
     }
 
     /// The table, fitted to `width` cells when one is given.
-    func render(width: Int? = nil) -> String {
+    func render(width: Int? = nil) -> String { render(layout(width: width)) }
+
+    /// How the rows fit `width` (nil: in full, never shortened), by the rule above.
+    func layout(width: Int?) -> TableLayout {
         let all = Array(columns.indices)
-        guard let width else { return render(visible: all, short: false) }
-        if lineWidth(visible: all, short: false) <= width { return render(visible: all, short: false) }
+        func fitted(_ visible: [Int], short: Bool) -> TableLayout {
+            TableLayout(visible: visible, short: short, widths: widths(visible: visible, short: short), width: width)
+        }
+        let full = fitted(all, short: false)
+        guard let width, full.lineWidth > width else { return full }
         var visible = all
-        if lineWidth(visible: visible, short: true) <= width { return render(visible: visible, short: true) }
+        if fitted(visible, short: true).lineWidth <= width { return fitted(visible, short: true) }
         let droppable = all.filter { columns[$0].dropRank != nil }.sorted { columns[$0].dropRank! < columns[$1].dropRank! }
         for column in droppable {
             visible.removeAll { $0 == column }
-            if lineWidth(visible: visible, short: true) <= width { return render(visible: visible, short: true) }
+            let layout = fitted(visible, short: true)
+            if layout.lineWidth <= width { return layout }
         }
-        return vertical(width: width)
+        var vertical = full
+        vertical.isVertical = true
+        return vertical
+    }
+
+    /// The rows as `layout` says, with the header row first (numbered records when vertical).
+    func render(_ layout: TableLayout, firstRecord: Int = 1) -> String {
+        var out = layout.isVertical || !showsHeaders ? "" : layout.line(layout.visible.map { columns[$0].header }, decorate: nil)
+        for row in rows.indices { out += render(row: row, layout, record: firstRecord + row) }
+        return out
+    }
+
+    /// One row as `layout` says: a line, or a vertical record numbered `record`.
+    func render(row: Int, _ layout: TableLayout, record: Int) -> String {
+        if layout.isVertical {
+            let labelWidth = columns.map { CellWidth.of($0.header) }.max() ?? 0
+            let title = "-[ RECORD \(record) ]"
+            var out = title + String(repeating: "-", count: max((layout.width ?? 0) - CellWidth.of(title), 1)) + "\n"
+            for column in columns.indices {
+                let label = columns[column].header
+                out += label + String(repeating: " ", count: labelWidth - CellWidth.of(label)) + " | " + decorate(row, column, cell(row, column, short: false)) + "\n"
+            }
+            return out
+        }
+        return layout.line(layout.visible.map { cell(row, $0, short: layout.short) }) { decorate(row, $0, $1) }
     }
 
     private func cell(_ row: Int, _ column: Int, short: Bool) -> String {
@@ -63,42 +95,5 @@ struct TextTable {
         visible.map { column in
             rows.indices.reduce(showsHeaders ? CellWidth.of(columns[column].header) : 0) { max($0, CellWidth.of(cell($1, column, short: short))) }
         }
-    }
-
-    private func lineWidth(visible: [Int], short: Bool) -> Int {
-        widths(visible: visible, short: short).reduce(0, +) + 2 * max(visible.count - 1, 0)
-    }
-
-    private func render(visible: [Int], short: Bool) -> String {
-        let widths = widths(visible: visible, short: short)
-        func line(_ cells: [String], row: Int?) -> String {
-            var parts: [String] = []
-            for (position, column) in visible.enumerated() {
-                let text = cells[position]
-                let padded = position == visible.count - 1 ? text : text + String(repeating: " ", count: max(widths[position] - CellWidth.of(text), 0))
-                parts.append(row.map { decorate($0, column, padded) } ?? padded)
-            }
-            var text = parts.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text + "\n"
-        }
-        var out = showsHeaders ? line(visible.map { columns[$0].header }, row: nil) : ""
-        for row in rows.indices { out += line(visible.map { cell(row, $0, short: short) }, row: row) }
-        return out
-    }
-
-    /// psql's expanded layout: one block per row, `HEADER | value` per column, in full.
-    private func vertical(width: Int) -> String {
-        let labelWidth = columns.map { CellWidth.of($0.header) }.max() ?? 0
-        var out = ""
-        for row in rows.indices {
-            let title = "-[ RECORD \(row + 1) ]"
-            out += title + String(repeating: "-", count: max(width - CellWidth.of(title), 1)) + "\n"
-            for column in columns.indices {
-                let label = columns[column].header
-                out += label + String(repeating: " ", count: labelWidth - CellWidth.of(label)) + " | " + decorate(row, column, cell(row, column, short: false)) + "\n"
-            }
-        }
-        return out
     }
 }

@@ -20,6 +20,8 @@ struct ProfileSweep<Part: Sendable> {
     let fail: @Sendable (inout Part, EntitlementError) -> Void
     /// Paths per chunk.
     var chunkSize = 64
+    /// Asked before each batch: true ends the sweep early (nobody reads the output any more).
+    var stop: () -> Bool = { false }
 
     /// Runs the sweep; `progress` gets the number of files done after each batch.
     func run(progress: (Int) -> Void = { _ in }, collect: (Part) throws(EntitlementError) -> Void) throws(EntitlementError) {
@@ -39,6 +41,7 @@ struct ProfileSweep<Part: Sendable> {
             progress(done)
         }
         try scan.forEachBatch { (paths) throws(EntitlementError) in
+            guard !stop() else { return }  // the listing runs out; nothing more is read
             let work = SweepBatch(paths: paths, chunkSize: chunkSize, directory: directory, directoryPath: directoryPath,
                                   prefilter: prefilter, makePart: makePart, visit: visit, fail: fail)
             try finish()

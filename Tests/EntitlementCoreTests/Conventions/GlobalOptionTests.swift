@@ -16,6 +16,36 @@ struct GlobalOptionTests {
         #expect(status.store == "s")
     }
 
+    /// Before the command, a global option is a setting for any command: applied where the
+    /// command uses it, left out where it does not (as git's --no-pager); after the command
+    /// name, an option the command does not take is still an error.
+    @Test func globalOptionsBeforeACommandThatDoesNotUseThemAreLeftOut() {
+        let path = runCLI(["path", "alice", "--store", demoStorePath])
+        for leading in [["--no-headers"], ["--output", "csv"], ["--output=tsv", "--no-headers"], ["--output", "table"]] {
+            let result = runCLI(leading + ["--store", demoStorePath, "path", "alice"])
+            #expect(result.exitCode == 0, "\(leading): \(result.stderr)")
+            #expect(result.stdout == path.stdout, "\(leading)")
+        }
+        // --output json (or jsonl) means --json for a command that prints JSON but no records.
+        let json = runCLI(["path", "alice", "--store", demoStorePath, "--json"])
+        for format in ["json", "jsonl"] {
+            #expect(runCLI(["--store", demoStorePath, "--output", format, "path", "alice"]).stdout == json.stdout)
+        }
+        // A command without --store (man) runs with one given before it.
+        #expect(runCLI(["--store", demoStorePath, "--no-headers", "man"]).stdout == runCLI(["man"]).stdout)
+        // Applied where it means something: status prints csv without a header row.
+        let csv = runCLI(["--output", "csv", "--no-headers", "--store", demoStorePath, "status", "lifetime"])
+        #expect(csv.exitCode == 0 && csv.stdout.hasPrefix("lifetime,premium,active,true,"))
+        // A bad value is refused even when it would not apply.
+        let bad = runCLI(["--output", "jason", "--store", demoStorePath, "path", "alice"])
+        #expect(bad.exitCode == 2 && bad.stderr.contains("Did you mean 'json'?"))
+        let badJSON = runCLI(["--output", "jason", "--json", "path", "alice"])
+        #expect(badJSON.stderr.hasPrefix("{\"error\":{\"code\":\"usage\""))
+        // After the command name the option is the command's, and path has no --no-headers.
+        let after = runCLI(["path", "alice", "--store", demoStorePath, "--no-headers"])
+        #expect(after.exitCode == 2 && after.stderr.contains("unknown option '--no-headers' for 'path'"))
+    }
+
     @Test func aRepeatedOptionTakesTheLastValue() throws {
         guard case .check(let check) = try Command.parse(["check", "alice", "--at", "2026-01-01", "--at", "2026-01-02", "--store", "a", "--store", "b"]) else {
             Issue.record("not check")

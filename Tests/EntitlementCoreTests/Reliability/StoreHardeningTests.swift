@@ -154,20 +154,49 @@ struct StoreHardeningTests {
         #expect(result.stderr.contains("outside the store"))
     }
 
-    @Test func aClosedPipeExitsFourNotSIGPIPE() throws {
+    /// A reader that went away (`| head`) ends the run quietly, as git does: no message,
+    /// and 141, the status a shell gives a program killed by SIGPIPE (so pipefail sees it).
+    @Test func aClosedPipeEndsQuietlyWith141() throws {
         guard Binary.exists else { return }
         let root = grantedStore()
         for _ in 0..<3 { _ = runCLI(["grant", "alice", "premium", "--duration", "1d", "--store", root]) }
+        for arguments in [["history", "alice", "--json"], ["find", "--output", "csv"], ["status", "alice"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = arguments + ["--store", root]
+            let pipe = Pipe()
+            let errors = Pipe()
+            process.standardOutput = pipe
+            process.standardError = errors
+            try pipe.fileHandleForReading.close()  // the reader is gone before the first write
+            try process.run()
+            process.waitUntilExit()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationReason == .exit, "\(arguments)")
+            #expect(process.terminationStatus == 141, "\(arguments)")
+            #expect(stderr.isEmpty, "\(arguments): \(stderr)")
+        }
+    }
+
+    /// Through a shell, as people meet it: `status --json | head -c 100` prints its 100 bytes,
+    /// nothing on stderr, and pipefail reports 141.
+    @Test func headClosingThePipeIsSilentInAShell() throws {
+        guard Binary.exists, programAvailable("bash") else { return }
+        let root = grantedStore()
+        for _ in 0..<200 { _ = runCLI(["grant", "alice", "premium", "--duration", "1d", "--store", root]) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["history", "alice", "--json", "--store", root]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try pipe.fileHandleForReading.close()  // the reader is gone before the first write
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let script = #"set -o pipefail; "$1" history alice --json --store "$2" | head -c 100 >/dev/null; echo "status $?""#
+        process.arguments = ["bash", "-c", script, "bash", Binary.path, root]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 4)
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stdout == "status 141\n")
+        #expect(stderr.isEmpty, "\(stderr)")
     }
 }

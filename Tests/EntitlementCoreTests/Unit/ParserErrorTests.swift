@@ -30,7 +30,8 @@ extension Unit {
             UsageCase(["frobnicate"], "unknown command 'frobnicate'."),
             UsageCase(["--store", "s"], "missing command after --store s."),
             UsageCase(["--at", "2026-01-01", "check", "alice"], "unknown option '--at' before the command"),
-            UsageCase(["--output", "json", "path", "alice"], "unknown option '--output' for 'path'.", command: "path"),
+            // Before the command a global option the command does not take is left out; after it, refused.
+            UsageCase(["path", "alice", "--output", "json"], "unknown option '--output' for 'path'.", command: "path"),
             UsageCase(["help", "nope"], "unknown command 'nope'."),
             UsageCase(["help", "grant", "check"], "help takes at most one command.", command: "help"),
             UsageCase(["check", "alice", "--jsn"], "unknown option '--jsn' for 'check'. Did you mean '--json'?"),

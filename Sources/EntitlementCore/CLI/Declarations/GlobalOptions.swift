@@ -22,6 +22,45 @@ enum GlobalOptions {
         return movable.first { $0.spec.short == letter }?.spec
     }
 
+    /// The leading options `arguments` (as split by `Invocation.parse`) that `spec` can use,
+    /// in order. `--output json|jsonl` is `--json` for a command that prints JSON but no
+    /// records; any other option the command does not declare (`--no-headers` for `grant`,
+    /// `--store` for `man`, `--output csv` for `init`) does not apply to it and is left out,
+    /// as git leaves `--no-pager` to commands that page. After the command name, the same
+    /// option is refused as unknown: there it can only be a mistake.
+    /// A value is checked even when left out, so `--output jason` is never silently ignored.
+    static func applying(_ arguments: [String], to spec: CommandSpec) throws(EntitlementError) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard let option = movable(argument) else { continue }
+            var value: String?
+            if option.takesValue {
+                if let equals = argument.firstIndex(of: "=") {
+                    value = String(argument[argument.index(after: equals)...])
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                }
+            }
+            if option.name == CommonOptions.output.spec.name, let value {
+                do { _ = try CommonOptions.output.option.parse(value, .option(option.name)) } catch {
+                    throw .usage(error.message, hint: error.hint ?? "See 'entitlement --help'.")
+                }
+            }
+            if spec.option(named: option.name) != nil {
+                kept.append(argument)
+                if option.takesValue, !argument.contains("="), let value { kept.append(value) }
+            } else if option.name == CommonOptions.output.spec.name, value == "json" || value == "jsonl",
+                      spec.option(named: CommonOptions.json.spec.name) != nil {
+                kept.append("--" + CommonOptions.json.spec.name)
+            }
+        }
+        return kept
+    }
+
     /// True when `argument` spells `flag` (`--version` or `-V`).
     static func matches(_ argument: String, _ flag: Flag) -> Bool {
         argument == "--\(flag.spec.name)" || flag.spec.short.map { argument == "-\($0)" } == true
