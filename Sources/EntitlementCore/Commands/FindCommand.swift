@@ -93,7 +93,7 @@ public struct FindCommand: RunnableCommand, Equatable {
         var table = StreamingTable(headers: ["CUSTOMER", "ENTITLEMENT", "STATE", "EXPIRES", "STORE", "PRODUCT"])
         var matches = 0
         var failed = false
-        let sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration),
+        let sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration, at: date),
                                                makePart: { FindRun.Part() }, visit: { run.visit(&$0, $1) }, fail: { $0.errors.append($1) })
         try sweep.run(progress: { progress.show($0) }) { part in
             matches += part.matches
