@@ -106,7 +106,7 @@ public struct FindCommand: RunnableCommand, Equatable {
         var printer = FindPrinter(output: output, stdout: context.stdout, width: context.outputWidth, style: Style(enabled: context.useColor))
         var matches = 0
         var failed = false
-        var sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration),
+        var sweep = ProfileSweep<FindRun.Part>(scan: scan, prefilter: ProfilePrefilter(query, configuration: configuration, at: date),
                                                makePart: { FindRun.Part() }, visit: { run.visit(&$0, $1) }, fail: { $0.errors.append($1) })
         sweep.stop = { context.stdout.isClosed }
         try sweep.run(progress: { progress.show($0) }) { part in

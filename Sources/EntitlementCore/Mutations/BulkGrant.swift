@@ -1,10 +1,13 @@
+import Dispatch
 import FoundationEssentials
+import Synchronization
 
 /// `grant --stdin`: one grant per customer id, all under one lock.
 ///
 /// Without `allOrNothing`, grants are committed in batches of `commitLines` lines (each
 /// batch all or nothing through the store's journal, made durable by one file-system sync),
-/// and a failing id does not stop the others. With it, every change goes into one commit,
+/// and a failing id does not stop the others. A batch is committed in the background while
+/// the next one is planned; its results are emitted once its commit is done. With it, every change goes into one commit,
 /// made only if every line is valid and every grant succeeds; otherwise nothing is written.
 struct BulkGrant {
     /// One line's result.
@@ -59,15 +62,27 @@ struct BulkGrant {
         var pending: [Result] = []
         var changes: [EntitlementStore.FileChange] = []
         var pendingBytes = 0
+        // The commit of one batch runs in the background while the next batch is planned:
+        // its file-system sync waits for the disk, and its renames run on one core.
+        var inFlight: (commit: BackgroundCommit, results: [Result])?
+        defer { inFlight?.commit.wait() }  // never leave a commit running on a thrown error
+        func finishInFlight() throws(EntitlementError) {
+            guard let (commit, results) = inFlight else { return }
+            inFlight = nil
+            try commit.result().get()
+            totals.written = true
+            results.forEach(emit)
+        }
         func flush() throws(EntitlementError) {
+            try finishInFlight()
             pendingBytes = 0
-            if !changes.isEmpty {
-                try store.commit(changes, syncOnce: true)
-                totals.written = true
-                changes.removeAll(keepingCapacity: true)
+            if changes.isEmpty {
+                pending.forEach(emit)
+            } else {
+                inFlight = (BackgroundCommit(store: store, changes: changes), pending)
+                changes = []
             }
-            pending.forEach(emit)
-            pending.removeAll(keepingCapacity: true)
+            pending = []
         }
         // Chunks of `batchSize` lines, each planned on every core; unless all-or-nothing,
         // what is pending is committed as one batch once it reaches the commit size.
@@ -102,6 +117,7 @@ struct BulkGrant {
             return totals
         }
         try flush()
+        try finishInFlight()
         return totals
     }
 
@@ -122,5 +138,25 @@ extension EntitlementStore {
             }
         }
         return changes
+    }
+}
+
+/// One `commit(_:syncOnce: true)` on a background thread; `result()` waits for it.
+private final class BackgroundCommit: Sendable {
+    private let outcome = Mutex<Swift.Result<Void, EntitlementError>?>(nil)
+    private let group = DispatchGroup()
+
+    init(store: EntitlementStore, changes: [EntitlementStore.FileChange]) {
+        DispatchQueue.global().async(group: group) { [self] in
+            let result = Swift.Result { () throws(EntitlementError) in _ = try store.commit(changes, syncOnce: true) }
+            outcome.withLock { $0 = result }
+        }
+    }
+
+    func wait() { group.wait() }
+
+    func result() -> Swift.Result<Void, EntitlementError> {
+        group.wait()
+        return outcome.withLock { $0 } ?? .success(())
     }
 }

@@ -85,8 +85,13 @@ struct BulkGrantPlan: Sendable {
                 }
                 var changes: [EntitlementStore.FileChange] = []
                 if outcome.changed, !dryRun { changes = try store.changes(saving: outcome.profile) }
-                result.outcome = outcome
                 result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel
+                // The report needs only the profile's ids: a batch waiting for its commit keeps
+                // no decoded profiles (their raw JSON trees are most of a batch's memory).
+                var kept = outcome
+                kept.profile = Profile(profileID: outcome.profile.profileID, customerUserID: outcome.profile.customerUserID,
+                                       createdAt: outcome.profile.createdAt)
+                result.outcome = kept
                 return Planned(result: result, changes: changes)
             } catch {
                 result.error = error

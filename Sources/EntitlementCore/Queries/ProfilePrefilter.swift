@@ -1,3 +1,4 @@
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,25 +12,38 @@ import Darwin
 /// file that can match (a profile in grace has a `grace_period_expires_at` key whose value
 /// is a string, not null; a product filter needs the product id as a JSON string). A file with a `\u` or `\/`
 /// escape may spell any of these differently, so it is always decoded.
+///
+/// With the evaluation time, a grace date written as the writer writes dates
+/// (`YYYY-MM-DDTHH:MM:SS` then `Z` or a fraction) is also compared with it, as bytes: a
+/// grace period that ended more than a second before that time cannot be running then.
+/// Any other spelling of the date passes.
 struct ProfilePrefilter: Sendable {
     /// Bytes to find, and optionally what the value after them (a key's `:`) must start with.
     struct Needle: Sendable, Equatable {
         var bytes: [UInt8]
         var valueStart: UInt8?
+        /// For a date value: the first 19 bytes (`YYYY-MM-DDTHH:MM:SS`, UTC) of the earliest
+        /// date that may still match; a date written with an earlier second cannot.
+        var notBefore: [UInt8]?
 
-        init(_ bytes: [UInt8], valueStart: UInt8? = nil) {
+        init(_ bytes: [UInt8], valueStart: UInt8? = nil, notBefore: [UInt8]? = nil) {
             self.bytes = bytes
             self.valueStart = valueStart
+            self.notBefore = notBefore
         }
     }
 
     /// Every group must have a hit; an empty list passes everything.
     let groups: [[Needle]]
 
-    init(_ query: FindQuery, configuration: ProductConfiguration) {
+    /// With `date` (the evaluation time), grace dates are compared with it too.
+    init(_ query: FindQuery, configuration: ProductConfiguration, at date: Date? = nil) {
         var groups: [[Needle]] = []
+        // One second earlier than `date`, cut to the second: a margin for the rounding of
+        // `date`'s fraction when it is formatted, and of a stored date's when it is parsed.
+        let notBefore = date.flatMap { Self.secondPrefix(ISODate.format($0.addingTimeInterval(-1))) }
         if let states = query.states, !states.isEmpty {
-            let needles = states.map(Self.needle(for:))
+            let needles = states.map { Self.needle(for: $0, notBefore: notBefore) }
             if !needles.contains(where: { $0 == nil }) { groups.append(needles.compactMap { $0 }) }
             if !states.contains(.never), let id = query.entitlement {
                 let products = configuration.entitlement(id)?.products ?? []
@@ -46,9 +60,10 @@ struct ProfilePrefilter: Sendable {
 
     /// A key (with the start of its value) that a profile in `state` must contain, if there is one:
     /// a grace date or revocation date is a string, billing retry is `true`.
-    static func needle(for state: AccessState) -> Needle? {
+    /// A grace period runs until its date, so with `notBefore` an earlier date rules it out.
+    static func needle(for state: AccessState, notBefore: [UInt8]? = nil) -> Needle? {
         switch state {
-        case .gracePeriod: return Needle(quoted("grace_period_expires_at"), valueStart: UInt8(ascii: "\""))
+        case .gracePeriod: return Needle(quoted("grace_period_expires_at"), valueStart: UInt8(ascii: "\""), notBefore: notBefore)
         case .billingRetry: return Needle(quoted("is_in_billing_retry"), valueStart: UInt8(ascii: "t"))
         case .revoked: return Needle(quoted("revoked_at"), valueStart: UInt8(ascii: "\""))
         case .active, .expired, .scheduled, .never: return nil
@@ -91,11 +106,49 @@ struct ProfilePrefilter: Sendable {
             if index < haystack.count, haystack[index] == UInt8(ascii: ":") {
                 index += 1
                 skipSpace()
-                if index < haystack.count, haystack[index] == valueStart { return true }
+                if index < haystack.count, haystack[index] == valueStart {
+                    guard let notBefore = needle.notBefore else { return true }
+                    if !isDate(in: haystack, at: index + 1, before: notBefore) { return true }
+                }
             }
             from = hit + 1
         }
         return false
+    }
+
+    /// True when the string value at `start` is a date in the writer's form
+    /// (`YYYY-MM-DDTHH:MM:SS`, then `Z` or `.`) whose first 19 bytes sort before `limit`.
+    /// Any other form answers false: it may be any date.
+    static func isDate(in bytes: UnsafeRawBufferPointer, at start: Int, before limit: [UInt8]) -> Bool {
+        guard start + 20 <= bytes.count, limit.count == 19 else { return false }
+        let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + 20])
+        guard isSecondForm(value) else { return false }
+        for offset in 0..<19 where value[offset] != limit[offset] {
+            return value[offset] < limit[offset]
+        }
+        return false
+    }
+
+    /// The first 19 bytes of a formatted date, when the date has the writer's form.
+    static func secondPrefix(_ formatted: String) -> [UInt8]? {
+        let bytes = Array(formatted.utf8)
+        guard bytes.count >= 20 else { return nil }
+        return bytes.withUnsafeBytes { isSecondForm(UnsafeRawBufferPointer(rebasing: $0[..<20])) } ? Array(bytes[..<19]) : nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `.` (20 bytes).
+    private static func isSecondForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == 20 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            switch offset {
+            case 4, 7: guard byte == UInt8(ascii: "-") else { return false }
+            case 10: guard byte == UInt8(ascii: "T") else { return false }
+            case 13, 16: guard byte == UInt8(ascii: ":") else { return false }
+            case 19: guard byte == UInt8(ascii: "Z") || byte == UInt8(ascii: ".") else { return false }
+            default: guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+            }
+        }
+        return true
     }
 
     /// True when the bytes hold `\u` or `\/`: escapes that spell a character another way than the writer does.

@@ -67,7 +67,9 @@ final class ProfileFileReader {
         return true
     }
 
-    /// Reads to the end; one byte more than the size is asked for, so a file that grew is read whole.
+    /// Reads to the end; one byte more than the size is asked for, so a file that grew is
+    /// read whole. A read that returns the whole size and less than was asked for is at the
+    /// end (a regular file's reads are short only there), so no second read confirms it.
     private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(EntitlementError) {
         count = 0
         if buffer.count < sizeHint + 1 { grow(to: sizeHint + 1) }
@@ -78,6 +80,7 @@ final class ProfileFileReader {
                 let got = try syscall("read") { Glibc.read(fd, base, room) }
                 if got == 0 { return }
                 count += got
+                if got < room, count == sizeHint { return }
             } catch {
                 throw .io(path: path, message: "cannot read: \(error.message)")
             }

@@ -46,8 +46,10 @@ extension EntitlementStore {
         }
         var renames: [(from: String, to: String)] = []
         do {
+            // Opened before the files are written, so that the sync reports any write-back error of theirs.
+            let fileSystemSync = durable && syncOnce ? try FileSystemSync(directory: stagingPath) : nil
             renames = try stageAll(changes, fileMode: modes.file, fsyncEach: durable && !syncOnce, parallel: syncOnce)
-            if durable && syncOnce { try FileSystemSync.syncFileSystem(containing: stagingPath) }
+            try fileSystemSync?.sync()
             let journal = JSONValue.object(JSONObject([
                 ("schema_version", .int(1)),
                 ("renames", .array(renames.map { .object(JSONObject([("from", .string($0.from)), ("to", .string($0.to))])) })),

@@ -8,9 +8,24 @@ enum Parallel {
     static let workers = max(1, min(ProcessorCount.online(), 8))
 
     /// `transform` of every item, computed on all cores; below `threshold` items, on one.
-    static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64,
+    ///
+    /// The threads take chunks of `chunkSize` items in turn rather than one fixed share each,
+    /// so a thread slowed down by other work on the machine does not hold the others up.
+    static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64, chunkSize: Int = 32,
                                                       _ transform: @Sendable (Item) -> Result) -> [Result] {
-        mapParts(items, threshold: threshold) { $0.map(transform) }.flatMap { $0 }
+        guard items.count >= threshold, workers > 1 else { return items.map(transform) }
+        let size = max(1, chunkSize)
+        let chunks = (items.count + size - 1) / size
+        let results = PartResults<[Result]>(count: chunks)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(workers, chunks)) { _ in
+            while true {
+                let chunk = next.add(1, ordering: .relaxed).oldValue
+                guard chunk < chunks else { return }
+                results.set(chunk, items[chunk * size..<min((chunk + 1) * size, items.count)].map(transform))
+            }
+        }
+        return results.all().flatMap { $0 }
     }
 
     /// Splits `items` into one contiguous part per core and returns each part's result, in order.

@@ -71,9 +71,11 @@ extension Unit {
                     }
                     if random.next() % 4 == 0 { query.storeName = ["app_store", "manual", "stripe"][Int(random.next() % 3)] }
                     if random.next() % 4 == 0 { query.product = [F.monthly, F.annual, F.sportsMonthly][Int(random.next() % 3)] }
-                    let prefilter = ProfilePrefilter(query, configuration: F.configuration)
-                    if !query.matches(profile, engine: F.engine, at: Self.at).isEmpty {
-                        #expect(prefilter.mayMatch(bytes), "query \(query) dropped profile \(index)")
+                    // Evaluation times on and around the generated dates (whole days), with fractions.
+                    let at = random.next() % 3 == 0 ? Self.at : Self.randomTime(&random)
+                    let prefilter = ProfilePrefilter(query, configuration: F.configuration, at: at)
+                    if !query.matches(profile, engine: F.engine, at: at).isEmpty {
+                        #expect(prefilter.mayMatch(bytes), "query \(query) at \(ISODate.format(at)) dropped profile \(index)")
                         checked += 1
                     }
                 }
@@ -91,6 +93,34 @@ extension Unit {
             #expect(!grace.mayMatch(nulls), "an explicit null is no grace period")
             #expect(!ProfilePrefilter(FindQuery(states: [.billingRetry]), configuration: F.configuration).mayMatch(nulls))
             #expect(grace.mayMatch(Array(#"{"grace_period_expires_at":"2026-01-30T00:00:00Z"}"#.utf8)))
+        }
+
+        /// A day of the generated profiles' span, at midnight moved by up to two seconds either way.
+        static func randomTime(_ random: inout SplitMix64) -> Date {
+            let offsets: [Double] = [-2, -1.5, -1, -0.9999996, -0.5, 0, 0.0000004, 0.25, 0.9999996, 1, 1.5, 2]
+            let day = F.date("2025-06-01T00:00:00Z").addingTimeInterval(Double(random.next() % 400) * 86_400)
+            return day.addingTimeInterval(offsets[Int(random.next() % UInt64(offsets.count))])
+        }
+
+        /// The grace date check at the second boundary: a grace period that ends a moment
+        /// after the evaluation time passes, one that ended a second or more before is ruled out.
+        @Test func prefilterComparesGraceDatesWithTheEvaluationTime() {
+            let at = F.date("2026-01-15T12:00:00.5Z")
+            let prefilter = ProfilePrefilter(FindQuery(states: [.gracePeriod]), configuration: F.configuration, at: at)
+            func file(_ date: String) -> [UInt8] { Array(#"{"renewal_info": {"t1": {"grace_period_expires_at": "\#(date)"}}}"#.utf8) }
+            #expect(prefilter.mayMatch(file("2026-01-15T12:00:00.6Z")))
+            #expect(prefilter.mayMatch(file("2026-01-15T12:00:00Z")), "within the one-second margin")
+            #expect(prefilter.mayMatch(file("2026-01-15T11:59:59.9Z")), "within the one-second margin")
+            #expect(!prefilter.mayMatch(file("2026-01-15T11:59:58.9Z")))
+            #expect(!prefilter.mayMatch(file("2025-12-31T23:59:59Z")))
+            #expect(prefilter.mayMatch(file("2027-01-01T00:00:00Z")))
+            #expect(prefilter.mayMatch(file("2026-01-15T09:00:00-05:00")), "an offset is not compared")
+            #expect(prefilter.mayMatch(file("2025-01-15")), "another form is not compared")
+            // Two subscriptions: one running grace period is enough.
+            let both = Array(#"{"a": {"grace_period_expires_at": "2025-01-01T00:00:00Z"}, "b": {"grace_period_expires_at": "2026-02-01T00:00:00Z"}}"#.utf8)
+            #expect(prefilter.mayMatch(both))
+            #expect(ProfilePrefilter(FindQuery(states: [.gracePeriod]), configuration: F.configuration).mayMatch(file("2020-01-01T00:00:00Z")),
+                    "without an evaluation time no date is compared")
         }
 
         static func randomProfile(_ random: inout SplitMix64, index: Int) -> Profile {
