@@ -51,8 +51,14 @@ struct LooseObjectWriter {
             throw error
         }
         var directories: [String] = []
-        for file in staged {
-            try fileSystem.install(file.from, as: file.to, durable: false)
+        for (index, file) in staged.enumerated() {
+            do {
+                try fileSystem.install(file.from, as: file.to, durable: false)
+            } catch {
+                // No stray temporary files among git's objects (`git fsck` would call them garbage).
+                for rest in staged[(index + 1)...] { _ = fileSystem.unlink(rest.from) }
+                throw error
+            }
             let directory = PathName.directory(of: file.to)
             if !directories.contains(directory) { directories.append(directory) }
         }
