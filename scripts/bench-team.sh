@@ -2,20 +2,27 @@
 # Team-store benchmarks (docs/performance.md, "Team store"):
 #
 #   bash scripts/bench-team.sh          # `make bench-team`: 100k profiles
-#   bash scripts/bench-team.sh full     # also 1M profiles (long: generation and the first commit)
+#   bash scripts/bench-team.sh full     # also 1M profiles (long: the first commit of 2M files)
+#   TEAM_SIZES="1000000" bash scripts/bench-team.sh   # any sizes
 #
 # For each size it reuses (or generates) the plain synthetic store bench/store-N, makes
-# a team copy bench/team-N (fan-out layout, `entitlement init --git`), a bare remote and a
-# second clone, then times with hyperfine: grant including its commit (plain store
-# beside it), check in both stores, and `sync --pull-only` bringing 1,000 changed
-# profiles into the clone (fast-forward, and a real merge with one local commit).
-# Medians go to bench/results-team.md and, with `full` or UPDATE_DOC=1, into
-# docs/performance.md between the team-store markers. Timings are never asserted.
+# a team copy bench/team-N (a hard-link copy: the tool never writes a file in place;
+# fan-out layout, `entitlement init --git`), a bare remote and a second clone, and packs
+# their objects once (`git gc`: a converted store starts with one loose object per file,
+# which git's first automatic gc would otherwise pack in the background during the runs).
+# Then it times with hyperfine: grant including its commit (the plain store beside it),
+# check in both stores, and `sync --pull-only` bringing 1,000 changed profiles (1,000
+# commits, one per grant) into the clone, its fetch included: as a fast-forward, and as
+# a real merge (one local commit, so git merges and the merge driver runs where both
+# sides changed a file). Medians go to bench/results-team.md and, with `full` or
+# UPDATE_DOC=1, into docs/performance.md between the team-store markers. Timings are
+# never asserted.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-quick}
 SIZES=(100000)
 [ "$MODE" = full ] && SIZES=(100000 1000000)
+[ -n "${TEAM_SIZES:-}" ] && read -r -a SIZES <<<"$TEAM_SIZES"
 AT=2026-01-15T12:00:00Z
 CHANGED=${TEAM_CHANGED:-1000}
 OUT=bench/results-team.md
@@ -42,12 +49,12 @@ git_version=$(git --version | awk '{print $3}')
 
 for N in "${SIZES[@]}"; do
     PLAIN=bench/store-$N TEAM=bench/team-$N REMOTE=bench/team-$N-remote.git CLONE=bench/team-$N-clone
-    make bench-store SIZE=$N >&2 || die "cannot generate $PLAIN"
+    [ -f "$PLAIN/bench-manifest.json" ] || make bench-store SIZE=$N >&2 || die "cannot generate $PLAIN"
     if [ ! -f "$TEAM/.git/bench-complete" ]; then
         log "team store of $N profiles"
         rm -rf "$TEAM" "$REMOTE" "$CLONE"
-        cp -a "$PLAIN" "$TEAM"
-        rm -f "$TEAM"/bench-peer.json "$TEAM"/bench-users.txt "$TEAM"/bench-manifest.json
+        cp -al "$PLAIN" "$TEAM"
+        rm -f "$TEAM"/bench-peer.* "$TEAM"/bench-users.txt "$TEAM"/bench-manifest.json "$TEAM"/bench-transactions.tsv
         start=$(date +%s.%N)
         "$BIN" migrate --layout fanout --store "$TEAM" >&2 || die "migrate failed"
         mid=$(date +%s.%N)
@@ -58,6 +65,7 @@ for N in "${SIZES[@]}"; do
         git -C "$TEAM" remote add origin "$PWD/$REMOTE"
         git -C "$TEAM" fetch -q origin
         "$BIN" clone "$PWD/$REMOTE" --store "$CLONE" >&2 || die "entitlement clone failed"
+        for repository in "$TEAM" "$REMOTE" "$CLONE"; do git -C "$repository" gc --quiet || die "git gc in $repository failed"; done
         touch "$TEAM/.git/bench-complete"
     fi
     cat "$TEAM/.git/bench-setup.txt" >&2
@@ -76,24 +84,34 @@ for N in "${SIZES[@]}"; do
     hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-team.json" "$BIN check $user premium --at $AT --store $TEAM" >&2
 
     log "sync: $CHANGED changed profiles into the clone"
+    branch=$(git -C "$CLONE" symbolic-ref --short HEAD)
     "$BIN" sync --store "$CLONE" >&2 || die "first sync of the clone failed"
     old=$(git -C "$CLONE" rev-parse HEAD)
     sed -n "1,${CHANGED}p" "$PLAIN/bench-users.txt" >"$W/users"
     echo "$CHANGED grants in the team store, one commit each" >&2
     while read -r id; do "$BIN" grant "$id" premium --duration 1d --reason "bench sync" --store "$TEAM" >/dev/null || die "grant $id failed"; done <"$W/users"
     "$BIN" sync --store "$TEAM" >&2 || die "push failed"
-    hyperfine --style basic -N -r 5 --export-json "$W/sync-ff.json" \
-        --prepare "git -C $CLONE reset -q --hard $old" "$BIN sync --pull-only --store $CLONE" >&2
+    # Pack what the grants and the push left, as git's automatic gc would, before timing.
+    git -C "$TEAM" gc --quiet; git -C "$REMOTE" gc --quiet
+    # Each run starts where the clone was before those commits, remote-tracking ref included,
+    # so the timed sync fetches them too.
+    rewind="git -C $CLONE update-ref refs/remotes/origin/$branch $old && git -C $CLONE reset -q --hard $old"
+    hyperfine --style basic -r 5 --export-json "$W/sync-ff.json" \
+        --prepare "$rewind" "$BIN sync --pull-only --store $CLONE" >&2
+    # A local commit on a profile that also changed remotely: git merges, the driver merges that file.
+    both=$(sed -n 1p "$W/users")
     hyperfine --style basic -r 5 --export-json "$W/sync-merge.json" \
-        --prepare "git -C $CLONE reset -q --hard $old && $BIN grant bench-local premium --lifetime --store $CLONE >/dev/null" \
+        --prepare "$rewind && $BIN grant $both premium --lifetime --reason 'bench local' --store $CLONE >/dev/null && $BIN grant bench-local premium --lifetime --store $CLONE >/dev/null" \
         "$BIN sync --pull-only --store $CLONE" >&2
+    git -C "$CLONE" log -1 --format='merge check: %p (two parents = a merge commit)' >&2
+    git -C "$CLONE" update-ref "refs/remotes/origin/$branch" "$old"
     git -C "$CLONE" reset -q --hard "$old"
 
     {
         echo "| $N | \`grant\` (with its commit in the team store) | $(median_ms "$W/grant-plain.json") ms | $(median_ms "$W/grant-team.json") ms | ≤ $([ "$N" -ge 1000000 ] && echo 100 || echo 50) ms |"
         echo "| $N | \`check\` | $(median_ms "$W/check-plain.json") ms | $(median_ms "$W/check-team.json") ms | ≤ 1.1× plain |"
-        echo "| $N | \`sync --pull-only\`, $CHANGED changed profiles, fast-forward | - | $(median_ms "$W/sync-ff.json") ms | ≤ 10 s |"
-        echo "| $N | the same with one local commit (a merge commit) | - | $(median_ms "$W/sync-merge.json") ms | ≤ 10 s |"
+        echo "| $N | \`sync --pull-only\`, $CHANGED changed profiles ($CHANGED commits, fetch included), fast-forward | - | $(median_ms "$W/sync-ff.json") ms | ≤ 10 s |"
+        echo "| $N | the same with local commits, one on a profile that also changed (a merge, the driver runs) | - | $(median_ms "$W/sync-merge.json") ms | ≤ 10 s |"
     } >>"$OUT.rows"
     echo "| $N | setup: $(cat "$TEAM/.git/bench-setup.txt") | | | |" >>"$OUT.rows.setup"
 done

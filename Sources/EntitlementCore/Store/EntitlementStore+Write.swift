@@ -115,13 +115,18 @@ extension EntitlementStore {
     }
 
     /// Creates `relative` (and each missing directory on the way) inside the store,
-    /// refusing any that is a symbolic link.
-    func ensureDirectory(_ relative: String, mode: mode_t) throws(EntitlementError) {
+    /// refusing any that is a symbolic link. In a durable store each new directory's entry is
+    /// fsynced in its parent (a fan-out folder made by a grant survives a crash with the file
+    /// renamed into it); `syncParents: false` leaves that to one sync of the whole file system.
+    func ensureDirectory(_ relative: String, mode: mode_t, syncParents: Bool = true) throws(EntitlementError) {
         guard relative != "." else { return }
         var path = root
         for component in relative.split(separator: "/") {
+            let parent = path
             path += "/\(component)"
-            try fileSystem.makeDirectory(path, mode: mode)
+            if try fileSystem.makeDirectory(path, mode: mode), durable, syncParents {
+                try fileSystem.syncDirectory(parent)
+            }
         }
     }
 }

@@ -75,20 +75,27 @@ extension FileSystem {
 
     /// Creates directory `path` with `mode` (exactly: no umask) if missing. An existing
     /// symbolic link is refused unless `followLink` (the store root may be a link).
-    func makeDirectory(_ path: String, mode: mode_t, followLink: Bool = false) throws(EntitlementError) {
+    /// Returns true when this call created it (its parent then needs an fsync to keep it).
+    @discardableResult
+    func makeDirectory(_ path: String, mode: mode_t, followLink: Bool = false) throws(EntitlementError) -> Bool {
         if let existing = try status(path) {
             let kind = existing.st_mode & S_IFMT
-            if kind == S_IFDIR || followLink && kind == S_IFLNK && isDirectory(path) { return }
+            if kind == S_IFDIR || followLink && kind == S_IFLNK && isDirectory(path) { return false }
             if kind == S_IFLNK { throw StorePolicy.symlinkRefused(path) }
             throw StorePolicy.notDirectory(path, kind: kind)
         }
         do {
             try syscall("mkdir") { mkdir(path, mode) }
-            try syscall("chmod") { chmod(path, mode) }
         } catch {
-            if error.code == EEXIST, isDirectory(path) { return }
+            if error.code == EEXIST, isDirectory(path) { return false }
             throw .io(path: path, message: "cannot create directory: \(error.message)")
         }
+        do {
+            try syscall("chmod") { chmod(path, mode) }
+        } catch {
+            throw .io(path: path, message: "cannot create directory: \(error.message)")
+        }
+        return true
     }
 
     /// Writes all of `bytes`, going on after short writes.

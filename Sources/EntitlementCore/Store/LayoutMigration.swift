@@ -25,7 +25,7 @@ enum LayoutMigration {
         if !moves.isEmpty { try store.recorder?.willWrite(moves.flatMap { [$0.from, $0.to] }) }
         let modes = store.newModes()
         for move in moves {
-            try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory)
+            try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
             do {
                 try syscall("rename") { fileSystem.rename(move.from, move.to) }
             } catch {
@@ -33,7 +33,8 @@ enum LayoutMigration {
             }
         }
         for folder in emptied.reversed() { _ = rmdir(folder) }  // only empty ones go
-        if store.durable { try fileSystem.syncDirectory(directory) }
+        // Thousands of new folders and renames: one sync of the file system makes them all durable.
+        if store.durable { try FileSystemSync.syncFileSystem(containing: directory) }
         return moves.count
     }
 }

@@ -2,7 +2,7 @@
 /// the change, not the size of the store.
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
-/// itself; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
+/// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
 /// `update-ref`). Git's index is left alone and caught up lazily (`GitIndex`).
 struct GitCommitter {
     let repository: GitRepository
@@ -12,13 +12,13 @@ struct GitCommitter {
     /// deletion) on top of HEAD. Returns the new commit, or nil when nothing differs from HEAD.
     @discardableResult
     func commit(paths: [String], message: String, author: GitIdentity) throws(EntitlementError) -> String? {
-        let objects = LooseObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
+        var objects = LooseObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
         var blobs: [String: String?] = [:]
         var directories: Set<String> = [""]
         for path in Set(paths) {
             let bytes = try GitFiles.read("\(repository.root)/\(path)")
             // updateValue: a nil (deleted file) must be kept as a value, not remove the key.
-            blobs.updateValue(try bytes.map { (content) throws(EntitlementError) in try objects.write(type: "blob", content: content) }, forKey: path)
+            blobs.updateValue(bytes.map { objects.add(type: "blob", content: $0) }, forKey: path)
             var directory = PathName.parent(of: path)
             while !directory.isEmpty {
                 directories.insert(directory)
@@ -42,12 +42,13 @@ struct GitCommitter {
             if tree.entries.isEmpty {
                 edited[parent, default: GitTree()].entries[name] = nil
             } else {
-                let id = try objects.write(type: "tree", content: tree.content)
+                let id = objects.add(type: "tree", content: tree.content)
                 edited[parent, default: GitTree()].entries[name] = .init(mode: GitTree.directoryMode, name: name, id: id)
             }
         }
-        let rootTree = try objects.write(type: "tree", content: (edited[""] ?? GitTree()).content)
+        let rootTree = objects.add(type: "tree", content: (edited[""] ?? GitTree()).content)
         if rootTree == headTree { return nil }
+        try objects.flush()
         let commit = try commitTree(rootTree, parent: head, message: message, author: author)
         // Before HEAD moves: git's index is then older than HEAD for these paths (GitIndex).
         try GitIndex.noteStale(blobs.keys.sorted(), in: repository, durable: durable)

@@ -15,12 +15,13 @@ enum GitFiles {
 
     static func list(_ path: String) throws(EntitlementError) -> [String] { try system.list(path) }
 
-    /// `mkdir -p`, each new directory 0700 (git's own folders and the store's are private).
+    /// `mkdir -p`, each new directory 0700 (git's own folders and the store's are private),
+    /// its entry fsynced in its parent (a new `.git/objects/ab/` must survive with its objects).
     static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws(EntitlementError) {
         guard !path.isEmpty, path != "/", path != ".", !system.isDirectory(path) else { return }
         let parent = PathName.directory(of: path)
         if parent != path { try makeDirectory(parent, mode: mode) }
-        try system.makeDirectory(path, mode: mode)
+        if try system.makeDirectory(path, mode: mode), parent != path { try system.syncDirectory(parent) }
     }
 
     /// Replaces `path` atomically (a staged file beside it, then a rename), mode 0600 when new.

@@ -42,6 +42,9 @@ struct Subprocess {
             close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
             return nil
         }
+        // Our end of the child's input never blocks: a blocking write of a big input would wait for
+        // the child to read while the child waits for us to drain its output (`cat-file --batch`).
+        _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
         var result = Result(status: -1, stdout: [], stderr: [])
         // A child that exits before reading its input must not kill us with SIGPIPE.
         let previous = input.isEmpty ? nil : signal(SIGPIPE, SIG_IGN)
