@@ -44,7 +44,8 @@ extension Transaction {
         isUpgraded = try reader.optionalBool(K.isUpgraded.rawValue)
         _ = try reader.optionalObject(K.vendor.rawValue)
         try Self.checkRestoredRevocations(reader)
-        raw = reader.object
+        rawStorage = RawObject(reader.object)
+        holdsRestoredRevocations = reader.object[Self.restoredRevocationsKey] != nil
     }
 
     /// The keys `init(json:)` reads.

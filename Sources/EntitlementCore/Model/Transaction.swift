@@ -33,7 +33,17 @@ public struct Transaction: Equatable, Sendable {
     /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
     public var isUpgraded: Bool?
     /// The object as read, with fields this version does not know (and `vendor` data).
-    public var raw: JSONObject
+    public var raw: JSONObject {
+        get { rawStorage.object }
+        set {
+            rawStorage = RawObject(newValue)
+            holdsRestoredRevocations = newValue[Self.restoredRevocationsKey] != nil
+        }
+    }
+    /// `raw`, parsed only when asked for (see `RawObject`).
+    var rawStorage: RawObject
+    /// Whether `raw` has a `restored_revocations` key (known without parsing `raw`).
+    var holdsRestoredRevocations: Bool
 
     public enum CodingKeys: String, CaseIterable {
         case transactionID = "transaction_id"
@@ -76,7 +86,8 @@ public struct Transaction: Equatable, Sendable {
         self.expiresAt = expiresAt
         self.environment = environment
         self.ownershipType = ownershipType
-        self.raw = JSONObject()
+        self.rawStorage = RawObject()
+        self.holdsRestoredRevocations = false
     }
 
     /// When access starts: `startsAt`, else `purchasedAt`.
