@@ -51,7 +51,7 @@ extension StatusEngine {
     func continuousEnd(from transaction: Transaction, until ownEnd: Date?, candidates: [Transaction],
                        supersessions: [Supersession.Key: Supersession] = [:]) -> Date? {
         guard var end = ownEnd else { return nil }
-        let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase && environment.includes($0.environment) }
+        let following = candidates.filter { $0.revokedAt == nil && !$0.type.is(.consumablePurchase) && environment.includes($0.environment) }
         var extended = true
         while extended {
             extended = false

@@ -22,7 +22,7 @@ public struct Supersession: Equatable, Sendable {
     static func all(in profile: Profile) -> [Key: Supersession] {
         // Chains hold indices into the profile: no transaction is copied.
         var chains: [String: [Int]] = [:]
-        for (index, transaction) in profile.transactions.enumerated() where transaction.type != .consumablePurchase && !transaction.isManualGrant {
+        for (index, transaction) in profile.transactions.enumerated() where !transaction.type.is(.consumablePurchase) && !transaction.isManualGrant {
             chains[transaction.originalTransactionID, default: []].append(index)
         }
         var result: [Key: Supersession] = [:]

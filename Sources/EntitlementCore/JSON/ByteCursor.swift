@@ -59,8 +59,18 @@ struct ByteCursor {
     @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            let byte = bytes[index]
+            guard byte <= 0x20 else { return }  // any token
+            switch byte {
+            case 0x0A, 0x0D, 0x09: index += 1
+            case 0x20:
+                // Indentation: the spaces of eight bytes at once.
+                if index + 8 <= bytes.count, let base = UnsafeRawPointer(bytes.baseAddress) {
+                    let others = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                    index += others == 0 ? 8 : others.trailingZeroBitCount / 8
+                } else {
+                    index += 1
+                }
             default: return
             }
         }
@@ -229,7 +239,13 @@ struct ByteCursor {
                 let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
                 let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
-                if special != 0 { break }
+                if special != 0 {
+                    // The lowest flagged byte is a true hit; the bytes before it are ordinary.
+                    let ordinary = special.trailingZeroBitCount / 8
+                    union |= word & ((1 &<< UInt64(ordinary * 8)) &- 1)
+                    index += ordinary
+                    break
+                }
                 union |= word
                 index += 8
             }

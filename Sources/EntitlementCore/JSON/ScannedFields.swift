@@ -9,12 +9,14 @@ struct ScannedFields {
     private(set) var values: [ScannedValue]
     /// Per slot, the last string made and where its bytes were: consecutive transactions
     /// repeat product ids, stores, types and original ids, which then cost no allocation.
-    private var lastStrings: [(range: Range<Int>, text: String)?]
+    private var lastRanges: [Range<Int>]
+    private var lastTexts: [String]
 
     init(_ table: FieldTable) {
         self.table = table
         values = Array(repeating: .absent, count: table.keys.count)
-        lastStrings = Array(repeating: nil, count: table.keys.count)
+        lastRanges = Array(repeating: -1..<(-1), count: table.keys.count)
+        lastTexts = Array(repeating: "", count: table.keys.count)
     }
 
     /// Slots already filled in the current object (a repeated key is the tree path's to report).
@@ -22,7 +24,9 @@ struct ScannedFields {
 
     /// Starts a new object: every slot absent.
     mutating func begin() {
-        for slot in values.indices { values[slot] = .absent }
+        values.withUnsafeMutableBufferPointer { values in
+            for slot in values.indices { values[slot] = .absent }
+        }
         seen = 0
     }
 
@@ -74,9 +78,11 @@ struct ScannedFields {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _):
-            if let last = lastStrings[slot], ByteCursor.same(bytes, last.range, range) { return last.text }
+            let last = lastRanges[slot]
+            if last.lowerBound >= 0, ByteCursor.same(bytes, last, range) { return lastTexts[slot] }
             let text = Self.makeString(range, bytes)
-            lastStrings[slot] = (range, text)
+            lastRanges[slot] = range
+            lastTexts[slot] = text
             return text
         default: throw Unsupported()
         }

@@ -104,7 +104,7 @@ public struct Transaction: Equatable, Sendable {
     /// When access starts: `startsAt`, else `purchasedAt`.
     public var effectiveStart: Date { startsAt ?? purchasedAt }
 
-    public var isManualGrant: Bool { type == .manualGrant }
+    public var isManualGrant: Bool { type.is(.manualGrant) }
 
     /// Fields this version does not know, and the `vendor` data, as read: compared as a value.
     public var unknownFields: JSONObject {

@@ -114,7 +114,7 @@ enum ProfileJSON {
                 let transaction = profile.transactions[index]
                 out.element()
                 out.beginObject()
-                out.key("is_one_time"); out.bool(transaction.type == .consumablePurchase)
+                out.key("is_one_time"); out.bool(transaction.type.is(.consumablePurchase))
                 out.key("is_refund"); out.bool(transaction.revokedAt != nil)
                 out.key("is_sandbox"); out.bool(transaction.environment == .sandbox)
                 out.key("purchase_id"); out.string(transaction.transactionID)
@@ -131,7 +131,7 @@ enum ProfileJSON {
     }
 
     static func isSubscription(_ transaction: Transaction) -> Bool {
-        transaction.type.isSubscription || (!TransactionType.known.contains(transaction.type) && transaction.expiresAt != nil)
+        transaction.type.isSubscription || (!transaction.type.isKnown && transaction.expiresAt != nil)
     }
 
     /// USD prices of transactions not refunded; other currencies are not converted.
