@@ -31,6 +31,7 @@ struct JSONStream {
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the next member of the open object.
+    @inline(__always)
     mutating func key(_ key: StaticString) {
         startMember()
         bytes.append(UInt8(ascii: "\""))
@@ -53,15 +54,19 @@ struct JSONStream {
     /// Starts the next element of the open array.
     mutating func element() { startMember() }
 
+    @inline(__always)
     mutating func string(_ text: String?) {
         guard let text else { return null() }
         JSONWriter.writeString(text, into: &bytes)
     }
 
+    @inline(__always)
     mutating func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
+    @inline(__always)
     mutating func null() { literal("null") }
 
     /// A date as `ISODate.format` writes it, or null.
+    @inline(__always)
     mutating func date(_ date: Date?) {
         guard let date else { return null() }
         bytes.append(UInt8(ascii: "\""))
@@ -79,6 +84,7 @@ struct JSONStream {
 
     // MARK: Layout
 
+    @inline(__always)
     private mutating func literal(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -102,17 +108,20 @@ struct JSONStream {
         #endif
     }
 
+    @inline(__always)
     private mutating func startMember() {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
         newline()
     }
 
+    @inline(__always)
     private mutating func afterKey() {
         bytes.append(UInt8(ascii: ":"))
         if style == .pretty { bytes.append(UInt8(ascii: " ")) }
     }
 
+    @inline(__always)
     private mutating func newline() {
         guard style == .pretty else { return }
         bytes.append(0x0A)

@@ -24,6 +24,11 @@ extension ProfileDecoder {
             if cursor.equals(key, "restored_revocations") { restored = value }
         }
         let bytes = cursor.bytes
+        if case .string(let id, true) = transactionFields.values[S.transactionID], case .string(let store, true) = transactionFields.values[S.store] {
+            idRanges.append((store, id))
+        } else {
+            idRangesComplete = false
+        }
         let transactionID = try transactionFields.identifier(S.transactionID, bytes)
         let originalTransactionID = try transactionFields.repeatedString(S.originalTransactionID, bytes) ?? transactionID
         guard let typeName = try transactionFields.repeatedString(S.type, bytes), !typeName.isEmpty else { throw Unsupported() }

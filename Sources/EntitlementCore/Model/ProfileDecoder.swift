@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads a profile straight from its file's bytes, in one pass, without a `JSONValue` tree.
 ///
 /// Only the fields the model has are decoded; every object keeps its bytes (`RawObject`),
@@ -11,6 +13,10 @@ struct ProfileDecoder {
     var cursor: ByteCursor
     var transactionFields = ScannedFields(Transaction.fieldTable)
     var renewalFields = ScannedFields(RenewalInfo.fieldTable)
+    /// Where each transaction's store and id are, while every one is ASCII (then byte
+    /// equality is `String` equality, and the unique-id check needs no strings).
+    var idRanges: [(store: Range<Int>, id: Range<Int>)] = []
+    var idRangesComplete = true
 
     /// The profile in `bytes`, or nil when the tree path must decide.
     static func decode(_ bytes: [UInt8]) -> Profile? {
@@ -101,7 +107,11 @@ struct ProfileDecoder {
         while try cursor.nextElement(first: &first) {
             transactions.append(try readTransaction())
         }
-        try Self.checkUniqueIDs(transactions)
+        if idRangesComplete, transactions.count <= 16 {
+            try checkUniqueIDRanges()
+        } else {
+            try Self.checkUniqueIDs(transactions)
+        }
         return transactions
     }
 
@@ -115,6 +125,18 @@ struct ProfileDecoder {
             guard renewals.updateValue(info, forKey: ScannedFields.makeString(key, cursor.bytes)) == nil else { throw Unsupported() }
         }
         return renewals
+    }
+
+    /// `checkUniqueIDs` over byte ranges, for ASCII stores and ids.
+    private func checkUniqueIDRanges() throws(Unsupported) {
+        let bytes = cursor.bytes
+        for (index, key) in idRanges.enumerated() {
+            // A space in a store name makes "store id" keys ambiguous: the string check decides.
+            if memchr(bytes.baseAddress! + key.store.lowerBound, 0x20, key.store.count) != nil { throw Unsupported() }
+            for earlier in idRanges[..<index] where ByteCursor.same(bytes, earlier.id, key.id) && ByteCursor.same(bytes, earlier.store, key.store) {
+                throw Unsupported()
+            }
+        }
     }
 
     /// Transaction ids are unique per store (`Profile(json:)` keys them by "store id").
