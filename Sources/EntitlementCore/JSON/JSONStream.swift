@@ -41,9 +41,10 @@ struct JSONStream {
         afterKey()
     }
 
-    mutating func key(_ key: String) {
+    /// A key that is not a literal (an entitlement or product id); literals take `key(_:)`.
+    mutating func key(named key: String) {
         startMember()
-        JSONWriter.writeString(key, into: &bytes)
+        Self.writeString(key, into: &bytes)
         #if DEBUG
         let keyBytes = Array(key.utf8)
         keyBytes.withUnsafeBufferPointer { checkOrder($0) }
@@ -57,7 +58,22 @@ struct JSONStream {
     @inline(__always)
     mutating func string(_ text: String?) {
         guard let text else { return null() }
-        JSONWriter.writeString(text, into: &bytes)
+        Self.writeString(text, into: &bytes)
+    }
+
+    /// `JSONWriter.writeString`, with the common case (nothing to escape) copied straight
+    /// from the string's storage.
+    @inline(__always)
+    static func writeString(_ text: String, into bytes: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { JSONWriter.writeString(text, into: &bytes) }
     }
 
     @inline(__always)
@@ -125,8 +141,12 @@ struct JSONStream {
     private mutating func newline() {
         guard style == .pretty else { return }
         bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+        let count = depth * 2
+        guard count <= Self.spaces.utf8CodeUnitCount else { return bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
     }
+
+    private static let spaces: StaticString = "                                "
 
     private mutating func checkOrder(_ key: UnsafeBufferPointer<UInt8>) {
         #if DEBUG

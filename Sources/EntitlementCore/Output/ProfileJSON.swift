@@ -18,7 +18,7 @@ enum ProfileJSON {
         out.key("access_levels")
         out.beginObject()
         for (id, evaluation) in zip(ids, evaluations) {
-            out.key(id)
+            out.key(named: id)
             out.beginObject()
             evaluation.accessLevel.writeMembers(into: &out)
             out.endObject()
@@ -32,7 +32,7 @@ enum ProfileJSON {
             out.key("explanations")
             out.beginObject()
             for (id, evaluation) in zip(ids, evaluations) {
-                out.key(id)
+                out.key(named: id)
                 out.value(.object(ExplanationRenderer.json(evaluation)))
             }
             out.endObject()
@@ -69,7 +69,7 @@ enum ProfileJSON {
             let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
             var inGrace = false
             if case .inGracePeriod = verdict { inGrace = true }
-            out.key(productID)
+            out.key(named: productID)
             out.beginObject()
             out.key("activated_at"); out.date(first.effectiveStart)
             out.key("billing_issue_detected_at"); out.date(renewal?.billingIssueDetectedAt)
@@ -108,7 +108,7 @@ enum ProfileJSON {
         }
         out.beginObject()
         for (productID, indices) in byProduct.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
-            out.key(productID)
+            out.key(named: productID)
             out.beginArray()
             for index in indices {
                 let transaction = profile.transactions[index]

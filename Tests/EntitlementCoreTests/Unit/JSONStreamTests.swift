@@ -12,7 +12,7 @@ extension Unit {
             case .object(let object) where depth < 3:
                 out.beginObject()
                 for entry in JSONWriter.sorted(object.entries) {
-                    out.key(entry.key)
+                    out.key(named: entry.key)
                     stream(entry.value, into: &out, depth: depth + 1)
                 }
                 out.endObject()
