@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-${FUZZ_SECONDS:-60}}
-targets=${FUZZ_TARGETS:-"json dates import splitter"}
+targets=${FUZZ_TARGETS:-"json dates import splitter profile"}
 swiftc=${SWIFTC:-swiftc}
 work=.fuzz
 binary=$work/bin/fuzz

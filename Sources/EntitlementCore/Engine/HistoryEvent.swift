@@ -37,7 +37,7 @@ public struct HistoryEvent: Equatable, Sendable {
             } else {
                 events.append((HistoryEvent(at: transaction.purchasedAt, kind: .purchase, transaction: transaction, actor: nil, reason: nil), index * 2))
             }
-            for undone in transaction.raw[Transaction.restoredRevocationsKey] == nil ? [] : transaction.restoredRevocations {
+            for undone in !transaction.holdsRestoredRevocations ? [] : transaction.restoredRevocations {
                 events.append((HistoryEvent(at: undone.revokedAt, kind: .revocation, transaction: transaction,
                                             actor: undone.revokedBy, reason: undone.revocationReason), index * 2 + 1))
                 events.append((HistoryEvent(at: undone.restoredAt, kind: .restore, transaction: transaction,

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension StatusEngine {
     /// Fills the access level from the decisive transaction and its renewal info.
     func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile,
-                     supersessions: [String: Supersession] = [:]) -> AccessLevel {
+                     supersessions: [Supersession.Key: Supersession] = [:]) -> AccessLevel {
         let transaction = decisive.transaction
         var state = state
         let renewal = profile.renewal(for: transaction)
@@ -49,9 +49,9 @@ extension StatusEngine {
     /// that start by the time the previous one ends carry it on (a chained grant).
     /// A superseded transaction carries the end on only until it was superseded.
     func continuousEnd(from transaction: Transaction, until ownEnd: Date?, candidates: [Transaction],
-                       supersessions: [String: Supersession] = [:]) -> Date? {
+                       supersessions: [Supersession.Key: Supersession] = [:]) -> Date? {
         guard var end = ownEnd else { return nil }
-        let following = candidates.filter { $0.revokedAt == nil && $0.type != .consumablePurchase && environment.includes($0.environment) }
+        let following = candidates.filter { $0.revokedAt == nil && !$0.type.is(.consumablePurchase) && environment.includes($0.environment) }
         var extended = true
         while extended {
             extended = false

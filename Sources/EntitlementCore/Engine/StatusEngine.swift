@@ -75,7 +75,7 @@ public struct StatusEngine: Sendable {
 
     func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date],
                  supersession: Supersession? = nil) -> TransactionVerdict {
-        if transaction.type == .consumablePurchase { return .consumable }
+        if transaction.type.is(.consumablePurchase) { return .consumable }
         guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
         if let revokedAt = transaction.revocationInEffect(at: date) { return .revoked(at: revokedAt) }
         if transaction.effectiveStart > date { return .notStarted(startsAt: transaction.effectiveStart) }

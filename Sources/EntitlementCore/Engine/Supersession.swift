@@ -11,34 +11,46 @@ public struct Supersession: Equatable, Sendable {
     /// When the replaced transaction stopped giving access; nil when unknown (see `by`).
     public var at: Date?
 
+    /// A transaction, by store and id (transaction ids are unique per store).
+    struct Key: Hashable {
+        var store: String
+        var transactionID: String
+    }
+
     /// The supersession of each transaction of `profile` that was replaced, keyed by
     /// `Supersession.key(of:)`.
-    static func all(in profile: Profile) -> [String: Supersession] {
-        var chains: [String: [Transaction]] = [:]
-        for transaction in profile.transactions where transaction.type != .consumablePurchase && !transaction.isManualGrant {
-            chains[transaction.originalTransactionID, default: []].append(transaction)
+    static func all(in profile: Profile) -> [Key: Supersession] {
+        // Chains hold indices into the profile: no transaction is copied.
+        var chains: [String: [Int]] = [:]
+        for (index, transaction) in profile.transactions.enumerated() where !transaction.type.is(.consumablePurchase) && !transaction.isManualGrant {
+            chains[transaction.originalTransactionID, default: []].append(index)
         }
-        var result: [String: Supersession] = [:]
-        for var chain in chains.values {
-            // By start, then id: the next transaction is the first one that starts later.
-            chain.sort { $0.effectiveStart != $1.effectiveStart ? $0.effectiveStart < $1.effectiveStart : $0.transactionID < $1.transactionID }
-            var nextIndex = 0
-            for (index, transaction) in chain.enumerated() {
-                nextIndex = max(nextIndex, index + 1)
-                while nextIndex < chain.count, chain[nextIndex].effectiveStart <= transaction.effectiveStart { nextIndex += 1 }
-                let next = nextIndex < chain.count ? chain[nextIndex] : nil
-                if let next, next.effectiveStart < (transaction.expiresAt ?? .distantFuture) {
-                    result[key(of: transaction)] = Supersession(by: next.transactionID, at: next.effectiveStart)
-                } else if transaction.isUpgraded == true, next == nil {
-                    result[key(of: transaction)] = Supersession(by: nil, at: nil)
+        var result: [Key: Supersession] = [:]
+        profile.transactions.withUnsafeBufferPointer { transactions in
+            for var chain in chains.values {
+                // By start, then id: the next transaction is the first one that starts later.
+                chain.sort {
+                    let a = transactions[$0].effectiveStart, b = transactions[$1].effectiveStart
+                    return a != b ? a < b : transactions[$0].transactionID < transactions[$1].transactionID
+                }
+                var nextIndex = 0
+                for (position, index) in chain.enumerated() {
+                    let start = transactions[index].effectiveStart
+                    nextIndex = max(nextIndex, position + 1)
+                    while nextIndex < chain.count, transactions[chain[nextIndex]].effectiveStart <= start { nextIndex += 1 }
+                    let next = nextIndex < chain.count ? chain[nextIndex] : nil
+                    if let next, transactions[next].effectiveStart < (transactions[index].expiresAt ?? .distantFuture) {
+                        result[key(of: transactions[index])] = Supersession(by: transactions[next].transactionID, at: transactions[next].effectiveStart)
+                    } else if transactions[index].isUpgraded == true, next == nil {
+                        result[key(of: transactions[index])] = Supersession(by: nil, at: nil)
+                    }
                 }
             }
         }
         return result
     }
 
-    /// Transaction ids are unique per store.
-    static func key(of transaction: Transaction) -> String { transaction.store.rawValue + " " + transaction.transactionID }
+    static func key(of transaction: Transaction) -> Key { Key(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
 
     /// When access from `transaction` ends: the earlier of its expiry and its supersession.
     static func end(of transaction: Transaction, _ supersession: Supersession?) -> Date? {

@@ -48,6 +48,18 @@ struct FieldTable: Sendable {
         return keys.firstIndex { JSONKey.equal($0, key) }
     }
 
+    /// The slot of the key whose UTF-8 bytes are `bytes`, or nil (the byte decoder's lookup).
+    @inline(__always)
+    func slot(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count < byLength.count, let wanted = Packed(bytes) else { return nil }
+        return byLength.withUnsafeBufferPointer { byLength in
+            packed.withUnsafeBufferPointer { packed in
+                for slot in byLength[bytes.count] where packed[slot] == wanted { return slot }
+                return nil
+            }
+        }
+    }
+
     /// The value of each key in `object`, by slot (nil when absent); other keys are skipped.
     func values(in object: JSONObject) -> [JSONValue?] {
         var values = [JSONValue?](repeating: nil, count: keys.count)

@@ -19,15 +19,19 @@ public struct JSONParser {
 
     public static func parse(_ bytes: [UInt8], allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> JSONValue in
-            var parser = Cursor(bytes: buffer, allowTrailingCommas: allowTrailingCommas)
-            parser.skipWhitespace()
-            // A UTF-8 byte-order mark is tolerated at the start.
-            if parser.peek() == 0xEF, buffer.count >= 3, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }
-            let value = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
-            return value
+            try parse(buffer, allowTrailingCommas: allowTrailingCommas)
         }
+    }
+
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+        var parser = Cursor(bytes: buffer, allowTrailingCommas: allowTrailingCommas)
+        parser.skipWhitespace()
+        // A UTF-8 byte-order mark is tolerated at the start.
+        if parser.peek() == 0xEF, buffer.count >= 3, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
     }
 
     public static func parse(_ text: String, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {

@@ -41,7 +41,19 @@ public struct TransactionType: OpenEnum {
 
     /// True for the types that renew: subscriptions, trials and intro offers.
     public var isSubscription: Bool {
-        [.subscriptionStarted, .subscriptionRenewed, .trialStarted, .introStarted, .introRenewed].contains(self)
+        self.is(.subscriptionStarted) || self.is(.subscriptionRenewed) || self.is(.trialStarted) || self.is(.introStarted) || self.is(.introRenewed)
+    }
+
+    /// True for one of the documented types (`known`).
+    public var isKnown: Bool { Self.known.contains { self.is($0) } }
+
+    /// `self == type` for a documented type, the byte length compared first: those names
+    /// are ASCII letters and underscores, which no other spelling is canonically equivalent
+    /// to, so a different length settles it without comparing the strings. (The engine
+    /// asks this of every transaction, several times.)
+    @inline(__always)
+    public func `is`(_ type: TransactionType) -> Bool {
+        rawValue.utf8.count == type.rawValue.utf8.count && self == type
     }
 }
 

@@ -6,12 +6,21 @@ public struct Profile: Equatable, Sendable {
     public var customerUserID: String
     public var createdAt: Date?
     /// Attribute values are strings or numbers, as in Adapty's profile.
-    public var customAttributes: JSONObject
+    public var customAttributes: JSONObject {
+        get { customAttributesStorage.object }
+        set { customAttributesStorage = RawObject(newValue) }
+    }
+    var customAttributesStorage: RawObject
     public var transactions: [Transaction]
     /// Keyed by `original_transaction_id`.
     public var renewalInfo: [String: RenewalInfo]
     /// The object as read, with fields this version does not know.
-    public var raw: JSONObject
+    public var raw: JSONObject {
+        get { rawStorage.object }
+        set { rawStorage = RawObject(newValue) }
+    }
+    /// `raw`, parsed only when asked for (see `RawObject`).
+    var rawStorage: RawObject
 
     public enum CodingKeys: String {
         case schemaVersion = "schema_version"
@@ -27,10 +36,10 @@ public struct Profile: Equatable, Sendable {
         self.profileID = profileID
         self.customerUserID = customerUserID
         self.createdAt = createdAt
-        self.customAttributes = JSONObject()
+        self.customAttributesStorage = RawObject()
         self.transactions = []
         self.renewalInfo = [:]
-        self.raw = JSONObject()
+        self.rawStorage = RawObject()
     }
 
     /// Renewal info of the subscription `transaction` belongs to.
@@ -66,7 +75,8 @@ extension Profile {
         customerUserID = try reader.identifier(K.customerUserID.rawValue)
         profileID = try reader.optionalString(K.profileID.rawValue)
         createdAt = try reader.optionalDate(K.createdAt.rawValue)
-        customAttributes = try reader.optionalObject(K.customAttributes.rawValue)?.object ?? JSONObject()
+        let customAttributes = try reader.optionalObject(K.customAttributes.rawValue)?.object ?? JSONObject()
+        customAttributesStorage = RawObject(customAttributes)
         for (key, attribute) in customAttributes.entries {
             switch attribute {
             case .string, .number, .null: continue
@@ -94,7 +104,7 @@ extension Profile {
             }
         }
         renewalInfo = renewals
-        raw = reader.object
+        rawStorage = RawObject(reader.object)
     }
 
     /// The document to store.

@@ -8,7 +8,12 @@ public struct RenewalInfo: Equatable, Sendable {
     public var gracePeriodExpiresAt: Date?
     public var isInBillingRetry: Bool?
     /// The object as read, with fields this version does not know.
-    public var raw: JSONObject
+    public var raw: JSONObject {
+        get { rawStorage.object }
+        set { rawStorage = RawObject(newValue) }
+    }
+    /// `raw`, parsed only when asked for (see `RawObject`).
+    var rawStorage: RawObject
 
     /// The keys `init(json:)` reads, found in one pass.
     static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map(\.rawValue))
@@ -30,7 +35,7 @@ public struct RenewalInfo: Equatable, Sendable {
         self.billingIssueDetectedAt = billingIssueDetectedAt
         self.gracePeriodExpiresAt = gracePeriodExpiresAt
         self.isInBillingRetry = isInBillingRetry
-        self.raw = JSONObject()
+        self.rawStorage = RawObject()
     }
 
     public init(json reader: FieldReader) throws(FieldError) {
@@ -44,7 +49,7 @@ public struct RenewalInfo: Equatable, Sendable {
         billingIssueDetectedAt = try reader.optionalDate(CodingKeys.billingIssueDetectedAt.rawValue)
         gracePeriodExpiresAt = try reader.optionalDate(CodingKeys.gracePeriodExpiresAt.rawValue)
         isInBillingRetry = try reader.optionalBool(CodingKeys.isInBillingRetry.rawValue)
-        raw = reader.object
+        rawStorage = RawObject(reader.object)
     }
 
     /// The object to store: the raw object with the known fields written over it.

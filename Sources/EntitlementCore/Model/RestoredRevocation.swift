@@ -79,7 +79,7 @@ extension Transaction {
     /// revocation that was later restored), the instant of that revocation.
     public func revocationInEffect(at date: Date) -> Date? {
         if let revokedAt, revokedAt <= date { return revokedAt }
-        guard raw[Self.restoredRevocationsKey] != nil else { return nil }
+        guard holdsRestoredRevocations else { return nil }
         return restoredRevocations.first { $0.covers(date) }?.revokedAt
     }
 }

@@ -11,11 +11,11 @@ extension Transaction {
     /// compare the one-pass reader with plain lookups through this).
     init(json reader: FieldReader, oneFieldAtATime: Void) throws(FieldError) {
         typealias K = CodingKeys
-        transactionID = try reader.identifier(K.transactionID.rawValue)
-        originalTransactionID = try reader.optionalString(K.originalTransactionID.rawValue) ?? transactionID
-        type = TransactionType(rawValue: try reader.identifier(K.type.rawValue))
-        productID = try reader.optionalString(K.productID.rawValue)
-        entitlement = try reader.optionalString(K.entitlement.rawValue)
+        let transactionID = try reader.identifier(K.transactionID.rawValue)
+        let originalTransactionID = try reader.optionalString(K.originalTransactionID.rawValue) ?? transactionID
+        let type = TransactionType(rawValue: try reader.identifier(K.type.rawValue))
+        let productID = try reader.optionalString(K.productID.rawValue)
+        let entitlement = try reader.optionalString(K.entitlement.rawValue)
         if type == .manualGrant {
             if entitlement?.isEmpty ?? true {
                 throw FieldError(path: reader.childPath(K.entitlement.rawValue), message: "a manual_grant needs the entitlement it grants")
@@ -25,10 +25,13 @@ extension Transaction {
         }
         let storeName = try reader.optionalString(K.store.rawValue)
         if storeName == nil, type != .manualGrant { throw FieldError(path: reader.childPath(K.store.rawValue), message: "required field is missing") }
-        store = Store(rawValue: storeName ?? Store.manual.rawValue)
-        purchasedAt = try reader.date(K.purchasedAt.rawValue)
-        startsAt = try reader.optionalDate(K.startsAt.rawValue)
-        expiresAt = try reader.optionalDate(K.expiresAt.rawValue)
+        let purchasedAt = try reader.date(K.purchasedAt.rawValue)
+        let startsAt = try reader.optionalDate(K.startsAt.rawValue)
+        let expiresAt = try reader.optionalDate(K.expiresAt.rawValue)
+        self.init(transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,
+                  store: Store(rawValue: storeName ?? Store.manual.rawValue), type: type, purchasedAt: purchasedAt, startsAt: startsAt,
+                  expiresAt: expiresAt)
+        self.entitlement = entitlement
         revokedAt = try reader.optionalDate(K.revokedAt.rawValue)
         revocationReason = try reader.optionalString(K.revocationReason.rawValue)
         revokedBy = try reader.optionalString(K.revokedBy.rawValue)
@@ -44,7 +47,8 @@ extension Transaction {
         isUpgraded = try reader.optionalBool(K.isUpgraded.rawValue)
         _ = try reader.optionalObject(K.vendor.rawValue)
         try Self.checkRestoredRevocations(reader)
-        raw = reader.object
+        rawStorage = RawObject(reader.object)
+        holdsRestoredRevocations = reader.object[Self.restoredRevocationsKey] != nil
     }
 
     /// The keys `init(json:)` reads.

@@ -3,37 +3,66 @@ import FoundationEssentials
 /// One purchase, renewal or manual grant in a profile. Never deleted: a refund
 /// or a support revocation sets `revokedAt`.
 public struct Transaction: Equatable, Sendable {
-    public var transactionID: String
+    /// The fields, in one shared box: a profile can hold 10,000 transactions, and the
+    /// engine filters, sorts and pairs them; a copy of the value is then one reference,
+    /// not twenty (the box is copied on the first change of a shared one).
+    private var fields: TransactionFields
+
+    public var transactionID: String { get { fields.transactionID } set { mutableFields().transactionID = newValue } }
     /// The first transaction of a subscription; keys the profile's renewal info.
-    public var originalTransactionID: String
+    public var originalTransactionID: String { get { fields.originalTransactionID } set { mutableFields().originalTransactionID = newValue } }
     /// The store product; nil only for manual grants.
-    public var productID: String?
-    public var store: Store
-    public var type: TransactionType
-    public var purchasedAt: Date
+    public var productID: String? { get { fields.productID } set { mutableFields().productID = newValue } }
+    public var store: Store { get { fields.store } set { mutableFields().store = newValue } }
+    public var type: TransactionType { get { fields.type } set { mutableFields().type = newValue } }
+    public var purchasedAt: Date { get { fields.purchasedAt } set { mutableFields().purchasedAt = newValue } }
     /// When access starts, if later than `purchasedAt`.
-    public var startsAt: Date?
+    public var startsAt: Date? { get { fields.startsAt } set { mutableFields().startsAt = newValue } }
     /// Nil means the transaction never expires.
-    public var expiresAt: Date?
-    public var revokedAt: Date?
-    public var revocationReason: String?
-    public var revokedBy: String?
-    public var environment: Environment
-    public var ownershipType: OwnershipType
-    public var offerCode: String?
-    public var price: Double?
-    public var currency: String?
+    public var expiresAt: Date? { get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
+    public var revokedAt: Date? { get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
+    public var revocationReason: String? { get { fields.revocationReason } set { mutableFields().revocationReason = newValue } }
+    public var revokedBy: String? { get { fields.revokedBy } set { mutableFields().revokedBy = newValue } }
+    public var environment: Environment { get { fields.environment } set { mutableFields().environment = newValue } }
+    public var ownershipType: OwnershipType { get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
+    public var offerCode: String? { get { fields.offerCode } set { mutableFields().offerCode = newValue } }
+    public var price: Double? { get { fields.price } set { mutableFields().price = newValue } }
+    public var currency: String? { get { fields.currency } set { mutableFields().currency = newValue } }
     /// The entitlement a manual grant gives.
-    public var entitlement: String?
-    public var grantedAt: Date?
-    public var grantedBy: String?
-    public var reason: String?
-    public var idempotencyKey: String?
+    public var entitlement: String? { get { fields.entitlement } set { mutableFields().entitlement = newValue } }
+    public var grantedAt: Date? { get { fields.grantedAt } set { mutableFields().grantedAt = newValue } }
+    public var grantedBy: String? { get { fields.grantedBy } set { mutableFields().grantedBy = newValue } }
+    public var reason: String? { get { fields.reason } set { mutableFields().reason = newValue } }
+    public var idempotencyKey: String? { get { fields.idempotencyKey } set { mutableFields().idempotencyKey = newValue } }
     /// The vendor said another transaction of the same subscription replaced this one
     /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
-    public var isUpgraded: Bool?
+    public var isUpgraded: Bool? { get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }
     /// The object as read, with fields this version does not know (and `vendor` data).
-    public var raw: JSONObject
+    public var raw: JSONObject {
+        get { fields.rawStorage.object }
+        set {
+            let fields = mutableFields()
+            fields.rawStorage = RawObject(newValue)
+            fields.holdsRestoredRevocations = newValue[Self.restoredRevocationsKey] != nil
+        }
+    }
+    /// `raw`, parsed only when asked for (see `RawObject`).
+    var rawStorage: RawObject {
+        get { fields.rawStorage }
+        set { mutableFields().rawStorage = newValue }
+    }
+    /// Whether `raw` has a `restored_revocations` key (known without parsing `raw`).
+    var holdsRestoredRevocations: Bool {
+        get { fields.holdsRestoredRevocations }
+        set { mutableFields().holdsRestoredRevocations = newValue }
+    }
+
+    /// The box, copied first if another value shares it.
+    private mutating func mutableFields() -> TransactionFields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
 
     public enum CodingKeys: String, CaseIterable {
         case transactionID = "transaction_id"
@@ -66,23 +95,16 @@ public struct Transaction: Equatable, Sendable {
         type: TransactionType, purchasedAt: Date, startsAt: Date? = nil, expiresAt: Date?,
         environment: Environment = .production, ownershipType: OwnershipType = .owner
     ) {
-        self.transactionID = transactionID
-        self.originalTransactionID = originalTransactionID ?? transactionID
-        self.productID = productID
-        self.store = store
-        self.type = type
-        self.purchasedAt = purchasedAt
-        self.startsAt = startsAt
-        self.expiresAt = expiresAt
-        self.environment = environment
-        self.ownershipType = ownershipType
-        self.raw = JSONObject()
+        fields = TransactionFields(transactionID: transactionID, originalTransactionID: originalTransactionID ?? transactionID, productID: productID,
+                        store: store, type: type, purchasedAt: purchasedAt, environment: environment, ownershipType: ownershipType)
+        fields.startsAt = startsAt
+        fields.expiresAt = expiresAt
     }
 
     /// When access starts: `startsAt`, else `purchasedAt`.
     public var effectiveStart: Date { startsAt ?? purchasedAt }
 
-    public var isManualGrant: Bool { type == .manualGrant }
+    public var isManualGrant: Bool { type.is(.manualGrant) }
 
     /// Fields this version does not know, and the `vendor` data, as read: compared as a value.
     public var unknownFields: JSONObject {

@@ -1,43 +1,66 @@
 import FoundationEssentials
 
 /// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
+///
+/// Written straight into bytes as it is computed (`JSONStream`), keys in byte order, the
+/// same text `JSONWriter` writes for the same tree: a profile with 10,000 transactions
+/// would otherwise build (and free) a tree of as many objects only to print it.
 enum ProfileJSON {
-    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> JSONObject {
+    /// The document, pretty-printed and ending in a newline.
+    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> [UInt8] {
         // Everything is shown as known at `date`; the engine gets the whole profile so
         // `--explain` can name what was left out.
         let profile = fullProfile.asKnown(at: date).profile
-        var object = JSONObject()
-        object["profile_id"] = .string(profile.profileID)
-        object["customer_user_id"] = .string(profile.customerUserID)
-        object["created_at"] = .string(profile.createdAt.map(ISODate.format))
-        object["evaluated_at"] = .string(ISODate.format(date))
-        var levels = JSONObject()
-        var explanations = JSONObject()
-        for id in engine.entitlementIDs(for: fullProfile) {
-            let evaluation = engine.evaluate(id, for: fullProfile, at: date)
-            levels[id] = .object(evaluation.accessLevel.json)
-            if explain { explanations[id] = .object(ExplanationRenderer.json(evaluation)) }
+        var out = JSONStream(capacity: 4096 + profile.transactions.count * 400)
+        out.beginObject()
+        let ids = engine.entitlementIDs(for: fullProfile).sorted(by: JSONKey.precedes)
+        let evaluations = ids.map { engine.evaluate($0, for: fullProfile, at: date) }
+        out.key("access_levels")
+        out.beginObject()
+        for (id, evaluation) in zip(ids, evaluations) {
+            out.key(named: id)
+            out.beginObject()
+            evaluation.accessLevel.writeMembers(into: &out)
+            out.endObject()
         }
-        object["access_levels"] = .object(levels)
-        if explain { object["explanations"] = .object(explanations) }
-        object["subscriptions"] = .object(subscriptions(profile, engine: engine, at: date))
-        object["non_subscriptions"] = .object(nonSubscriptions(profile, engine: engine, at: date))
-        object["custom_attributes"] = .object(profile.customAttributes)
-        object["total_revenue_usd"] = .double(totalRevenueUSD(profile))
-        return object
+        out.endObject()
+        out.key("created_at"); out.date(profile.createdAt)
+        out.key("custom_attributes"); out.value(.object(profile.customAttributes))
+        out.key("customer_user_id"); out.string(profile.customerUserID)
+        out.key("evaluated_at"); out.date(date)
+        if explain {
+            out.key("explanations")
+            out.beginObject()
+            for (id, evaluation) in zip(ids, evaluations) {
+                out.key(named: id)
+                out.value(.object(ExplanationRenderer.json(evaluation)))
+            }
+            out.endObject()
+        }
+        out.key("non_subscriptions")
+        writeNonSubscriptions(profile, into: &out)
+        out.key("profile_id"); out.string(profile.profileID)
+        out.key("subscriptions")
+        writeSubscriptions(profile, engine: engine, at: date, into: &out)
+        out.key("total_revenue_usd"); out.value(.double(totalRevenueUSD(profile)))
+        out.endObject()
+        out.raw(0x0A)
+        return out.bytes
     }
 
     /// The latest transaction of each subscription product, keyed by product id.
-    static func subscriptions(_ profile: Profile, engine: StatusEngine, at date: Date) -> JSONObject {
-        var latest: [String: Transaction] = [:]
-        for transaction in profile.transactions where !transaction.isManualGrant && isSubscription(transaction) {
+    static func writeSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date, into out: inout JSONStream) {
+        var latest: [String: Int] = [:]  // product id → index of its latest transaction
+        for (index, transaction) in profile.transactions.enumerated() where !transaction.isManualGrant && isSubscription(transaction) {
             guard let productID = transaction.productID else { continue }
-            if let current = latest[productID], !StatusEngine.recencyOrder(current, transaction) { continue }
-            latest[productID] = transaction
+            if let current = latest[productID], !StatusEngine.recencyOrder(profile.transactions[current], transaction) { continue }
+            latest[productID] = index
         }
-        var object = JSONObject()
+        out.beginObject()
+        guard !latest.isEmpty else { return out.endObject() }
         let supersessions = Supersession.all(in: profile)
-        for (productID, transaction) in latest.sorted(by: { $0.key < $1.key }) {
+        for (productID, index) in latest.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
+            let transaction = profile.transactions[index]
             let chain = profile.transactions.filter { $0.originalTransactionID == transaction.originalTransactionID }
             let chainEnd = chain.compactMap { Supersession.end(of: $0, supersessions[Supersession.key(of: $0)]) }.max() ?? .distantPast
             let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chainEnd],
@@ -46,52 +69,69 @@ enum ProfileJSON {
             let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
             var inGrace = false
             if case .inGracePeriod = verdict { inGrace = true }
-            object[productID] = .object(JSONObject(uniqueSortedKeys: [
-                ("activated_at", .string(ISODate.format(first.effectiveStart))),
-                ("billing_issue_detected_at", .string(renewal?.billingIssueDetectedAt.map(ISODate.format))),
-                ("expires_at", .string(transaction.expiresAt.map(ISODate.format))),
-                ("is_active", .bool(verdict.givesAccess)),
-                ("is_in_grace_period", .bool(inGrace)),
-                ("is_lifetime", .bool(transaction.expiresAt == nil)),
-                ("is_refund", .bool(transaction.revokedAt != nil)),
-                ("is_sandbox", .bool(transaction.environment == .sandbox)),
-                ("period_type", .string(StatusEngine.periodType(of: transaction).rawValue)),
-                ("renewed_at", .string(first.transactionID == transaction.transactionID ? nil : ISODate.format(transaction.purchasedAt))),
-                ("starts_at", .string(ISODate.format(transaction.effectiveStart))),
-                ("store", .string(transaction.store.rawValue)),
-                ("unsubscribed_at", .string(renewal?.unsubscribedAt.map(ISODate.format))),
-                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
-                ("vendor_product_id", .string(productID)),
-                ("vendor_transaction_id", .string(transaction.transactionID)),
-                ("will_renew", .bool(renewal?.willRenew ?? false)),
-            ]))
+            out.key(named: productID)
+            out.beginObject()
+            out.key("activated_at"); out.date(first.effectiveStart)
+            out.key("billing_issue_detected_at"); out.date(renewal?.billingIssueDetectedAt)
+            out.key("expires_at"); out.date(transaction.expiresAt)
+            out.key("is_active"); out.bool(verdict.givesAccess)
+            out.key("is_in_grace_period"); out.bool(inGrace)
+            out.key("is_lifetime"); out.bool(transaction.expiresAt == nil)
+            out.key("is_refund"); out.bool(transaction.revokedAt != nil)
+            out.key("is_sandbox"); out.bool(transaction.environment == .sandbox)
+            out.key("period_type"); out.string(StatusEngine.periodType(of: transaction).rawValue)
+            out.key("renewed_at"); out.date(first.transactionID == transaction.transactionID ? nil : transaction.purchasedAt)
+            out.key("starts_at"); out.date(transaction.effectiveStart)
+            out.key("store"); out.string(transaction.store.rawValue)
+            out.key("unsubscribed_at"); out.date(renewal?.unsubscribedAt)
+            out.key("vendor_original_transaction_id"); out.string(transaction.originalTransactionID)
+            out.key("vendor_product_id"); out.string(productID)
+            out.key("vendor_transaction_id"); out.string(transaction.transactionID)
+            out.key("will_renew"); out.bool(renewal?.willRenew ?? false)
+            out.endObject()
         }
-        return object
+        out.endObject()
     }
 
     /// One-time purchases, keyed by product id, each an array in purchase order.
-    static func nonSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date) -> JSONObject {
-        var byProduct: [String: [JSONValue]] = [:]
-        let purchases = profile.transactions.filter { !$0.isManualGrant && !isSubscription($0) }.sorted { $0.purchasedAt < $1.purchasedAt }
-        for transaction in purchases {
-            guard let productID = transaction.productID else { continue }
-            byProduct[productID, default: []].append(.object(JSONObject(uniqueSortedKeys: [
-                ("is_one_time", .bool(transaction.type == .consumablePurchase)),
-                ("is_refund", .bool(transaction.revokedAt != nil)),
-                ("is_sandbox", .bool(transaction.environment == .sandbox)),
-                ("purchase_id", .string(transaction.transactionID)),
-                ("purchased_at", .string(ISODate.format(transaction.purchasedAt))),
-                ("store", .string(transaction.store.rawValue)),
-                ("vendor_original_transaction_id", .string(transaction.originalTransactionID)),
-                ("vendor_product_id", .string(productID)),
-                ("vendor_transaction_id", .string(transaction.transactionID)),
-            ])))
+    static func writeNonSubscriptions(_ profile: Profile, into out: inout JSONStream) {
+        var byProduct: [String: [Int]] = [:]  // product id → indices, in purchase order
+        let purchases = profile.transactions.indices.filter { !profile.transactions[$0].isManualGrant && !isSubscription(profile.transactions[$0]) }
+        // A stable sort by purchase date, as the tree's `sorted` of the transactions was.
+        let ordered = purchases.enumerated().sorted {
+            let a = profile.transactions[$0.element].purchasedAt, b = profile.transactions[$1.element].purchasedAt
+            return a != b ? a < b : $0.offset < $1.offset
         }
-        return JSONObject(byProduct.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value)) })
+        for (_, index) in ordered {
+            guard let productID = profile.transactions[index].productID else { continue }
+            byProduct[productID, default: []].append(index)
+        }
+        out.beginObject()
+        for (productID, indices) in byProduct.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
+            out.key(named: productID)
+            out.beginArray()
+            for index in indices {
+                let transaction = profile.transactions[index]
+                out.element()
+                out.beginObject()
+                out.key("is_one_time"); out.bool(transaction.type.is(.consumablePurchase))
+                out.key("is_refund"); out.bool(transaction.revokedAt != nil)
+                out.key("is_sandbox"); out.bool(transaction.environment == .sandbox)
+                out.key("purchase_id"); out.string(transaction.transactionID)
+                out.key("purchased_at"); out.date(transaction.purchasedAt)
+                out.key("store"); out.string(transaction.store.rawValue)
+                out.key("vendor_original_transaction_id"); out.string(transaction.originalTransactionID)
+                out.key("vendor_product_id"); out.string(productID)
+                out.key("vendor_transaction_id"); out.string(transaction.transactionID)
+                out.endObject()
+            }
+            out.endArray()
+        }
+        out.endObject()
     }
 
     static func isSubscription(_ transaction: Transaction) -> Bool {
-        transaction.type.isSubscription || (!TransactionType.known.contains(transaction.type) && transaction.expiresAt != nil)
+        transaction.type.isSubscription || (!transaction.type.isKnown && transaction.expiresAt != nil)
     }
 
     /// USD prices of transactions not refunded; other currencies are not converted.

@@ -140,7 +140,15 @@ public struct EntitlementStore: Sendable {
         }
     }
 
+    /// The profile in a file's bytes: straight from the bytes (`ProfileDecoder`) when it can,
+    /// else through the tree, which reports what is wrong with the file.
     static func decodeProfile(_ bytes: [UInt8], path: String) throws(EntitlementError) -> Profile {
+        if let profile = ProfileDecoder.decode(bytes) { return profile }
+        return try decodeProfileTree(bytes, path: path)
+    }
+
+    /// The profile through the `JSONValue` tree: the reference for `ProfileDecoder`.
+    static func decodeProfileTree(_ bytes: [UInt8], path: String) throws(EntitlementError) -> Profile {
         let document = try parse(bytes, path: path)
         do {
             return try Profile(json: document)

@@ -75,19 +75,49 @@ public enum ISODate {
 
     /// `2026-01-15T12:00:00Z`, or `…:00.250Z` when the date has a fraction.
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var seconds = Int(interval.rounded(.down))
-        var micros = Int(((interval - Double(seconds)) * 1_000_000).rounded())
-        if micros >= 1_000_000 { seconds += 1; micros -= 1_000_000 }
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let civil = CivilDate.civilFromDays(days)
-        guard (0...9999).contains(civil.year) else {
-            return slowFormat(civil: civil, secondOfDay: secondOfDay, micros: micros)
+        let parts = Parts(date)
+        guard (0...9999).contains(parts.civil.year) else {
+            return slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros)
         }
         // Four-digit years (all real dates): write the bytes straight into the string.
-        let fraction = micros == 0 ? 0 : micros % 1000 == 0 ? 4 : 7
-        return String(unsafeUninitializedCapacity: 20 + fraction) { buffer in
+        return String(unsafeUninitializedCapacity: parts.length) { parts.write(into: $0) }
+    }
+
+    /// Appends `format(date)`'s UTF-8 to `bytes`, with no intermediate string for real dates.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let parts = Parts(date)
+        guard (0...9999).contains(parts.civil.year) else {
+            bytes.append(contentsOf: slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros).utf8)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
+            let count = parts.write(into: buffer)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// A date split into what `format` writes.
+    private struct Parts {
+        var civil: (year: Int, month: Int, day: Int)
+        var secondOfDay: Int
+        var micros: Int
+
+        init(_ date: Date) {
+            let interval = date.timeIntervalSince1970
+            var seconds = Int(interval.rounded(.down))
+            var micros = Int(((interval - Double(seconds)) * 1_000_000).rounded())
+            if micros >= 1_000_000 { seconds += 1; micros -= 1_000_000 }
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            secondOfDay = seconds - days * 86_400
+            civil = CivilDate.civilFromDays(days)
+            self.micros = micros
+        }
+
+        var fraction: Int { micros == 0 ? 0 : micros % 1000 == 0 ? 4 : 7 }
+        var length: Int { 20 + fraction }
+
+        /// Writes a four-digit-year date; returns the byte count (20 to 27).
+        func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
             var at = 0
             func put(_ value: Int, _ width: Int) {
                 var value = value

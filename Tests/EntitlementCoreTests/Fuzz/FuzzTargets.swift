@@ -9,6 +9,7 @@ import FoundationEssentials
 enum FuzzTargets {
     static let all: [(name: String, check: @Sendable ([UInt8]) -> String?)] = [
         ("json", { json($0) }), ("dates", { dates($0) }), ("import", { importDocument($0) }), ("splitter", { splitter($0) }),
+        ("profile", { profile($0) }),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> String?)? { all.first { $0.name == name }?.check }
@@ -78,6 +79,26 @@ enum FuzzTargets {
         if expected.last?.isEmpty == true { expected.removeLast() }
         guard lines == expected else { return "lines depend on chunking" }
         guard buffer.bytesExamined == bytes.count else { return "work is not linear" }
+        return nil
+    }
+
+    /// A store file read straight from its bytes (`ProfileDecoder`) and through the tree
+    /// agree: the same profile and the same rewrite, or the decoder gives up and the tree's
+    /// answer (its error, with line and column) is what the store returns.
+    static func profile(_ bytes: [UInt8]) -> String? {
+        let reference = Result { () throws(EntitlementError) in try EntitlementStore.decodeProfileTree(bytes, path: "p.json") }
+        guard let fast = ProfileDecoder.decode(bytes) else {
+            let answer = Result { () throws(EntitlementError) in try EntitlementStore.decodeProfile(bytes, path: "p.json") }
+            return answer == reference ? nil : "the fallback does not give the tree's answer"
+        }
+        guard case .success(let expected) = reference else { return "accepted what the tree refuses: \(reference)" }
+        guard fast == expected else { return "a different profile" }
+        guard JSONWriter().bytes(fast.json) == JSONWriter().bytes(expected.json) else { return "a different rewrite" }
+        guard fast.customAttributes == expected.customAttributes, fast.raw == expected.raw else { return "different raw objects" }
+        for (a, b) in zip(fast.transactions, expected.transactions) where a.raw != b.raw || a.holdsRestoredRevocations != b.holdsRestoredRevocations {
+            return "a different raw transaction"
+        }
+        for (key, info) in fast.renewalInfo where expected.renewalInfo[key]?.raw != info.raw { return "a different raw renewal info" }
         return nil
     }
 }

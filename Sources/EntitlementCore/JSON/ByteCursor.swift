@@ -1,0 +1,203 @@
+import Glibc
+
+/// The byte decoder gave up: the document is malformed, or uses something the fast path
+/// leaves to the tree (an escape in a key, deep nesting). The tree path then reads it,
+/// and reports the error, with line and column, exactly as it always has.
+struct Unsupported: Error {}
+
+/// A strict forward scanner over a JSON text that accepts only what `JSONParser` accepts.
+///
+/// It never builds a value: strings are byte ranges, numbers are checked and located,
+/// objects and arrays are skipped (with the parser's checks: syntax, UTF-8, control
+/// characters, duplicate keys). It gives up (`Unsupported`) on anything it does not
+/// handle itself, including every error, so that the tree path has the last word.
+struct ByteCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// Keys of the objects being skipped, innermost last: the duplicate-key check.
+    private var keyLog: [Range<Int>] = []
+
+    /// Skipped objects nest at most this deep; deeper ones go to the tree path.
+    static let maximumSkipDepth = 64
+    /// A skipped object with more keys than this goes to the tree path (its duplicate check is quadratic).
+    static let maximumSkippedKeys = 64
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        keyLog.reserveCapacity(16)
+    }
+
+    /// The byte at the cursor, or 0 at the end (0 is never valid where a token is expected).
+    @inline(__always)
+    func peek() -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte <= 0x20 else { return }  // any token
+            switch byte {
+            case 0x0A, 0x0D, 0x09: index += 1
+            case 0x20:
+                // Indentation: the spaces of eight bytes at once.
+                if index + 8 <= bytes.count, let base = UnsafeRawPointer(bytes.baseAddress) {
+                    let others = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                    index += others == 0 ? 8 : others.trailingZeroBitCount / 8
+                } else {
+                    index += 1
+                }
+            default: return
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func expect(_ byte: UInt8) throws(Unsupported) {
+        guard peek() == byte else { throw Unsupported() }
+        index += 1
+    }
+
+    // MARK: Objects and arrays
+
+    /// Enters an object at the cursor (after whitespace).
+    mutating func beginObject() throws(Unsupported) {
+        skipWhitespace()
+        try expect(UInt8(ascii: "{"))
+    }
+
+    /// The next key of the object being read, with the cursor on its value; nil after the
+    /// closing brace. `first` is true before the first key and is cleared here.
+    mutating func nextKey(first: inout Bool) throws(Unsupported) -> Range<Int>? {
+        skipWhitespace()
+        if first {
+            first = false
+            if peek() == UInt8(ascii: "}") { index += 1; return nil }
+        } else {
+            switch peek() {
+            case UInt8(ascii: "}"): index += 1; return nil
+            case UInt8(ascii: ","): index += 1; skipWhitespace()
+            default: throw Unsupported()
+            }
+        }
+        guard peek() == UInt8(ascii: "\"") else { throw Unsupported() }
+        let (key, _) = try string()
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"))
+        skipWhitespace()
+        return key
+    }
+
+    /// Enters an array at the cursor (after whitespace).
+    mutating func beginArray() throws(Unsupported) {
+        skipWhitespace()
+        try expect(UInt8(ascii: "["))
+    }
+
+    /// True with the cursor on the next element, false after the closing bracket.
+    mutating func nextElement(first: inout Bool) throws(Unsupported) -> Bool {
+        skipWhitespace()
+        if first {
+            first = false
+            if peek() == UInt8(ascii: "]") { index += 1; return false }
+            return true
+        }
+        switch peek() {
+        case UInt8(ascii: "]"): index += 1; return false
+        case UInt8(ascii: ","): index += 1; skipWhitespace(); return true
+        default: throw Unsupported()
+        }
+    }
+
+    /// True when the bytes of two ranges are the same.
+    @inline(__always)
+    func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool { Self.same(bytes, a, b) }
+
+    @inline(__always)
+    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0)
+    }
+
+    /// True when the range holds exactly `text`'s bytes.
+    @inline(__always)
+    func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+        range.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
+    }
+
+    // MARK: Values
+
+    /// Scans the value at the cursor (after whitespace), skipping objects and arrays whole.
+    mutating func value(depth: Int = 0) throws(Unsupported) -> ScannedValue {
+        switch peek() {
+        case UInt8(ascii: "\""):
+            let (range, ascii) = try string()
+            return .string(range, ascii: ascii)
+        case UInt8(ascii: "{"):
+            let start = index
+            try skipObject(depth: depth)
+            return .object(start..<index)
+        case UInt8(ascii: "["):
+            let start = index
+            try skipArray(depth: depth)
+            return .array(start..<index)
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return .number(try number())
+        }
+    }
+
+    private mutating func literal(_ text: StaticString) throws(Unsupported) {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0 else { throw Unsupported() }
+        index += count
+    }
+
+    private mutating func skipObject(depth: Int) throws(Unsupported) {
+        guard depth < Self.maximumSkipDepth else { throw Unsupported() }
+        index += 1
+        let base = keyLog.count
+        defer { keyLog.removeSubrange(base...) }
+        var first = true
+        while let key = try nextKey(first: &first) {
+            guard keyLog.count - base < Self.maximumSkippedKeys else { throw Unsupported() }
+            for earlier in keyLog[base...] where same(earlier, key) { throw Unsupported() }
+            keyLog.append(key)
+            _ = try value(depth: depth + 1)
+        }
+    }
+
+    private mutating func skipArray(depth: Int) throws(Unsupported) {
+        guard depth < Self.maximumSkipDepth else { throw Unsupported() }
+        index += 1
+        var first = true
+        while try nextElement(first: &first) { _ = try value(depth: depth + 1) }
+    }
+
+    /// A number as the parser's grammar has it; the range of its text.
+    mutating func number() throws(Unsupported) -> Range<Int> {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        let first = peek()
+        guard first >= 0x30, first <= 0x39 else { throw Unsupported() }
+        if first == 0x30 { index += 1 } else { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(peek()) else { throw Unsupported() }
+            skipDigits()
+        }
+        if peek() | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(peek()) else { throw Unsupported() }
+            skipDigits()
+        }
+        return start..<index
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private mutating func skipDigits() {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+}

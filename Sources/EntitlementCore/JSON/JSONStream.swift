@@ -1,0 +1,159 @@
+import FoundationEssentials
+
+/// Writes JSON text straight into bytes, as `JSONWriter` would write the same tree, without
+/// building the tree: for output that is computed as it is written (`status --json`,
+/// `check --stdin`). The caller writes each object's keys in byte order (the writer's
+/// sorted order); debug builds check it.
+struct JSONStream {
+    private(set) var bytes: [UInt8] = []
+    let style: JSONWriter.Style
+    private var depth = 0
+    /// True until the open container has its first member.
+    private var first = true
+    #if DEBUG
+    private var lastKeys: [[UInt8]?] = [nil]
+    #endif
+
+    init(style: JSONWriter.Style = .pretty, capacity: Int = 1024) {
+        self.style = style
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// A stream that appends to `bytes` (take them back with `bytes`).
+    init(style: JSONWriter.Style, continuing bytes: [UInt8]) {
+        self.style = style
+        self.bytes = bytes
+    }
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Starts the next member of the open object.
+    @inline(__always)
+    mutating func key(_ key: StaticString) {
+        startMember()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        checkOrder(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        afterKey()
+    }
+
+    /// A key that is not a literal (an entitlement or product id); literals take `key(_:)`.
+    mutating func key(named key: String) {
+        startMember()
+        Self.writeString(key, into: &bytes)
+        #if DEBUG
+        let keyBytes = Array(key.utf8)
+        keyBytes.withUnsafeBufferPointer { checkOrder($0) }
+        #endif
+        afterKey()
+    }
+
+    /// Starts the next element of the open array.
+    mutating func element() { startMember() }
+
+    @inline(__always)
+    mutating func string(_ text: String?) {
+        guard let text else { return null() }
+        Self.writeString(text, into: &bytes)
+    }
+
+    /// `JSONWriter.writeString`, with the common case (nothing to escape) copied straight
+    /// from the string's storage.
+    @inline(__always)
+    static func writeString(_ text: String, into bytes: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { JSONWriter.writeString(text, into: &bytes) }
+    }
+
+    @inline(__always)
+    mutating func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
+    @inline(__always)
+    mutating func null() { literal("null") }
+
+    /// A date as `ISODate.format` writes it, or null.
+    @inline(__always)
+    mutating func date(_ date: Date?) {
+        guard let date else { return null() }
+        bytes.append(UInt8(ascii: "\""))
+        ISODate.append(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A tree value, written by `JSONWriter` at this depth.
+    mutating func value(_ value: JSONValue) {
+        JSONWriter(style: style).write(value, indent: depth, into: &bytes)
+    }
+
+    /// Appends bytes written elsewhere (a newline between records).
+    mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+
+    // MARK: Layout
+
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        depth += 1
+        first = true
+        #if DEBUG
+        lastKeys.append(nil)
+        #endif
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if !first { newline() }
+        bytes.append(bracket)
+        first = false
+        #if DEBUG
+        lastKeys.removeLast()
+        #endif
+    }
+
+    @inline(__always)
+    private mutating func startMember() {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        newline()
+    }
+
+    @inline(__always)
+    private mutating func afterKey() {
+        bytes.append(UInt8(ascii: ":"))
+        if style == .pretty { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    @inline(__always)
+    private mutating func newline() {
+        guard style == .pretty else { return }
+        bytes.append(0x0A)
+        let count = depth * 2
+        guard count <= Self.spaces.utf8CodeUnitCount else { return bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
+    }
+
+    private static let spaces: StaticString = "                                "
+
+    private mutating func checkOrder(_ key: UnsafeBufferPointer<UInt8>) {
+        #if DEBUG
+        if let last = lastKeys[lastKeys.count - 1] {
+            assert(last.withUnsafeBufferPointer { JSONKey.compare($0, key) < 0 }, "keys out of order: \(String(decoding: key, as: UTF8.self))")
+        }
+        lastKeys[lastKeys.count - 1] = Array(key)
+        #endif
+    }
+}
