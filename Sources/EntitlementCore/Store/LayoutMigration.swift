@@ -24,6 +24,9 @@ enum LayoutMigration {
         // One journal entry for the whole move (a team store), then the renames.
         if !moves.isEmpty { try store.recorder?.willWrite(moves.flatMap { [$0.from, $0.to] }) }
         let modes = store.newModes()
+        // Thousands of new folders and renames: one sync of the file system makes them all
+        // durable (opened first, so a write-back error during the moves is reported too).
+        let flush = store.durable && !moves.isEmpty ? try FileSystemSync(directory: directory) : nil
         for move in moves {
             try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
             do {
@@ -33,8 +36,7 @@ enum LayoutMigration {
             }
         }
         for folder in emptied.reversed() { _ = rmdir(folder) }  // only empty ones go
-        // Thousands of new folders and renames: one sync of the file system makes them all durable.
-        if store.durable { try FileSystemSync.syncFileSystem(containing: directory) }
+        try flush?.sync()
         return moves.count
     }
 }
