@@ -118,7 +118,7 @@ struct LineChecker: Sendable {
         // The same rules as `check USER` (UserID): valid UTF-8, at most 4096 bytes.
         switch Result(catching: { () throws(UserID.Problem) in try UserID.validate(bytes: line) }) {
         case .success(let userID):
-            if [.json, .jsonl].contains(command.output.format), let answer = streamedAnswer(userID, into: &out) { return answer }
+            if [.json, .jsonl].contains(command.output.format), let answer = streamedAnswer(userID, line: number, into: &out) { return answer }
             do {
                 if let profile = try store.loadProfile(userID: userID) {
                     object = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel.json
@@ -159,7 +159,7 @@ struct LineChecker: Sendable {
     /// The JSON line of a user whose profile reads (or who has none), written straight into
     /// `out` with the keys in order: the same line as the tree gives, without the tree.
     /// Nil when the answer is an error, which the tree path writes.
-    private func streamedAnswer(_ userID: String, into out: inout [UInt8]) -> ExitCode? {
+    private func streamedAnswer(_ userID: String, line: Int, into out: inout [UInt8]) -> ExitCode? {
         let level: AccessLevel, profileID: String?
         do {
             if let profile = try store.loadProfile(userID: userID) {
@@ -178,7 +178,7 @@ struct LineChecker: Sendable {
             var stream = JSONStream(style: .compact, continuing: out)
             out = []  // the stream holds the only reference: appends do not copy
             stream.beginObject()
-            level.writeMembers(into: &stream, customerUserID: userID, evaluatedAt: date, profileID: .some(profileID))
+            level.writeMembers(into: &stream, customerUserID: userID, evaluatedAt: date, line: line, profileID: .some(profileID))
             stream.endObject()
             stream.raw(0x0A)
             out = stream.bytes

@@ -90,6 +90,11 @@ struct JSONStream {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An integer, in decimal.
+    mutating func int(_ number: Int) {
+        bytes.append(contentsOf: String(number).utf8)
+    }
+
     /// A tree value, written by `JSONWriter` at this depth.
     mutating func value(_ value: JSONValue) {
         JSONWriter(style: style).write(value, indent: depth, into: &bytes)

@@ -35,8 +35,8 @@ extension AccessLevel {
 extension AccessLevel {
     /// Writes the members of `json` into the open object of `out`, in key order, with the
     /// members a `check` answer adds in their sorted places (each only when given;
-    /// `profileID` of `.some(nil)` is written as null).
-    func writeMembers(into out: inout JSONStream, customerUserID: String? = nil, evaluatedAt: Date? = nil, profileID: String?? = nil) {
+    /// `profileID` of `.some(nil)` is written as null; `line` is the input line of `check --stdin`).
+    func writeMembers(into out: inout JSONStream, customerUserID: String? = nil, evaluatedAt: Date? = nil, line: Int? = nil, profileID: String?? = nil) {
         out.key("activated_at"); out.date(activatedAt)
         out.key("billing_issue_detected_at"); out.date(billingIssueDetectedAt)
         if let customerUserID { out.key("customer_user_id"); out.string(customerUserID) }
@@ -49,6 +49,7 @@ extension AccessLevel {
         out.key("is_in_grace_period"); out.bool(isInGracePeriod)
         out.key("is_lifetime"); out.bool(isLifetime)
         out.key("is_sandbox"); out.bool(isSandbox)
+        if let line { out.key("line"); out.int(line) }
         out.key("period_type"); out.string(periodType?.rawValue)
         out.key("product_id"); out.string(productID)
         if let profileID { out.key("profile_id"); out.string(profileID) }
