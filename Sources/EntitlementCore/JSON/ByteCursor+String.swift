@@ -4,25 +4,9 @@ extension ByteCursor {
     mutating func string() throws(Unsupported) -> (Range<Int>, Bool) {
         index += 1
         let start = index
-        var union: UInt64 = 0
-        // Eight bytes at a time while none is '"', '\\' or a control character (as the parser).
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
-                if special != 0 {
-                    // The lowest flagged byte is a true hit; the bytes before it are ordinary.
-                    let ordinary = special.trailingZeroBitCount / 8
-                    union |= word & ((1 &<< UInt64(ordinary * 8)) &- 1)
-                    index += ordinary
-                    break
-                }
-                union |= word
-                index += 8
-            }
-        }
+        let skipped = StringScan.skipOrdinary(bytes, from: index)
+        index = skipped.index
+        var union: UInt64 = skipped.sawNonASCII ? 0x80 : 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

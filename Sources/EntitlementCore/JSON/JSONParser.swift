@@ -198,28 +198,10 @@ private struct Cursor {
         index += 1
         let contentStart = index
         // Fast path: no escapes.
-        var union: UInt8 = 0  // every byte OR-ed: below 0x80 means all ASCII
-        // Eight bytes at a time while none of them is '"', '\\' or a control character
-        // (the bit tricks of "Bit Twiddling Hacks": a byte-wise test for zero, or for
-        // less than 0x20, has no false negative, and any hit sends us to the byte loop).
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
-                if special != 0 {
-                    // The lowest flagged byte is a true hit (a false one needs a borrow
-                    // from a true hit below it); the bytes before it are ordinary.
-                    let ordinary = special.trailingZeroBitCount / 8
-                    if word & ((1 &<< UInt64(ordinary * 8)) &- 1) & highs != 0 { union = 0x80 }
-                    index += ordinary
-                    break
-                }
-                if word & highs != 0 { union = 0x80 }
-                index += 8
-            }
-        }
+        // Eight bytes at a time while none is '"', '\\' or a control character.
+        let skipped = StringScan.skipOrdinary(bytes, from: index)
+        index = skipped.index
+        var union: UInt8 = skipped.sawNonASCII ? 0x80 : 0  // every byte OR-ed: below 0x80 means all ASCII
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
