@@ -73,15 +73,31 @@ struct CompletionCache {
     }
 
     /// The cache folder, created (mode 0700) if missing; nil when it is not a folder of this
-    /// user that is reached without a symbolic link, or when it lies inside the store.
+    /// user, writable by no one else, or when it would lie inside the store. The folders above
+    /// it may be links (the user's choice); the cache folder itself may not.
+    /// Each folder is checked before it is created, so nothing is ever created in the store.
     private func prepareDirectory(outside storeRoot: String) -> String? {
-        let parent = PathName.directory(of: directory)
-        if mkdir(parent, 0o700) != 0, errno != EEXIST { return nil }
-        if mkdir(directory, 0o700) != 0, errno != EEXIST { return nil }
+        guard let parent = Self.resolvedCreating(PathName.directory(of: directory), outside: storeRoot) else { return nil }
+        let folder = parent == "/" ? "/\(PathName.base(of: directory))" : "\(parent)/\(PathName.base(of: directory))"
+        guard Self.isOutside(folder, storeRoot), mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
         var status = stat()
-        guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(),
-              status.st_mode & 0o022 == 0, let resolved = Self.resolvedPath(directory),
-              resolved != storeRoot, !resolved.hasPrefix(storeRoot == "/" ? "/" : storeRoot + "/") else { return nil }
+        guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(),
+              status.st_mode & 0o022 == 0 else { return nil }
+        return folder
+    }
+
+    private static func isOutside(_ resolved: String, _ storeRoot: String) -> Bool {
+        resolved != storeRoot && !resolved.hasPrefix(storeRoot == "/" ? "/" : storeRoot + "/")
+    }
+
+    /// `path` resolved, after creating it (mode 0700) when it is missing and its parent exists;
+    /// nil when it is (or would be) `storeRoot` or inside it.
+    private static func resolvedCreating(_ path: String, outside storeRoot: String) -> String? {
+        func outside(_ resolved: String) -> Bool { isOutside(resolved, storeRoot) }
+        if let resolved = resolvedPath(path) { return outside(resolved) ? resolved : nil }
+        guard let parent = resolvedPath(PathName.directory(of: path)) else { return nil }
+        let target = parent == "/" ? "/\(PathName.base(of: path))" : "\(parent)/\(PathName.base(of: path))"
+        guard outside(target), mkdir(target, 0o700) == 0 || errno == EEXIST, let resolved = resolvedPath(target), outside(resolved) else { return nil }
         return resolved
     }
 
