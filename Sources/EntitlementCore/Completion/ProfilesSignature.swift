@@ -24,34 +24,77 @@ struct ProfilesSignature: Equatable {
 
     /// The signature of the folders `layout` puts profile files in; nil when `profiles/` is missing or unreadable.
     init?(profilesPath: String, layout: ProfileLayout) {
-        var bytes: [UInt8] = []
-        var newest = 0.0
-        func add(_ path: String, _ name: String) -> Bool {
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return false }
-            bytes += name.utf8
-            bytes.append(0)
-            for field in [UInt64(status.st_dev), UInt64(status.st_ino),
-                          UInt64(bitPattern: Int64(status.st_mtim.tv_sec)), UInt64(status.st_mtim.tv_nsec),
-                          UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec)] {
-                withUnsafeBytes(of: field.littleEndian) { bytes += $0 }
-            }
-            for time in [status.st_mtim, status.st_ctim] {
-                newest = max(newest, Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
-            }
-            return true
-        }
-        guard add(profilesPath, "") else { return nil }
+        var hashed = SignatureInput()
+        let top = open(profilesPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard top >= 0 else { return nil }
+        defer { close(top) }
+        var status = stat()
+        guard fstat(top, &status) == 0 else { return nil }
+        hashed.add(name: [], status)
+        // Folders are visited in directory order, not sorted: an unchanged folder lists in the
+        // same order, and a different order only makes the signature differ (a rebuild, never a stale answer).
         if layout == .fanout {
-            let listing = ProfileNameListing(profilesPath: profilesPath, layout: layout)
-            guard let firsts = try? listing.subdirectories(of: profilesPath) else { return nil }
-            for first in firsts {
-                guard add("\(profilesPath)/\(first)", first),
-                      let seconds = try? listing.subdirectories(of: "\(profilesPath)/\(first)") else { return nil }
-                for second in seconds where !add("\(profilesPath)/\(first)/\(second)", "\(first)/\(second)") { return nil }
+            let complete = Self.forEachSubdirectory(of: top) { first, firstStatus in
+                hashed.add(name: first, firstStatus)
+                guard let inner = Self.openFolder(first, in: top) else { return false }
+                defer { close(inner) }
+                return Self.forEachSubdirectory(of: inner) { second, secondStatus in
+                    hashed.add(name: first + [UInt8(ascii: "/")] + second, secondStatus)
+                    return true
+                }
             }
+            guard complete else { return nil }
         }
-        digest = SHA256.hexDigest(bytes)
-        self.newest = newest
+        digest = SHA256.hexDigest(hashed.bytes)
+        newest = hashed.newest
+    }
+
+    /// Calls `body` with the name and `lstat` of each non-dot folder in the folder `fd`
+    /// (left open); false when it cannot be listed or `body` returned false.
+    private static func forEachSubdirectory(of fd: Int32, _ body: ([UInt8], stat) -> Bool) -> Bool {
+        let copy = dup(fd)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return false
+        }
+        defer { closedir(directory) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while let entry = readdir(directory) {
+            let type = entry.pointee.d_type
+            guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            guard name[0] != CChar(UInt8(ascii: ".")) else { continue }
+            var status = stat()
+            guard fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+            guard status.st_mode & S_IFMT == S_IFDIR else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+            if !body(Array(bytes), status) { return false }
+        }
+        return true
+    }
+
+    private static func openFolder(_ name: [UInt8], in fd: Int32) -> Int32? {
+        let inner = (name + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { openat(fd, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        }
+        return inner >= 0 ? inner : nil
+    }
+}
+
+/// The bytes a signature hashes: per folder its name, device, inode, mtime and ctime.
+private struct SignatureInput {
+    var bytes: [UInt8] = []
+    var newest = 0.0
+
+    mutating func add(name: [UInt8], _ status: stat) {
+        bytes += name
+        bytes.append(0)
+        let fields = (UInt64(status.st_dev), UInt64(status.st_ino),
+                      Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec),
+                      Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec))
+        withUnsafeBytes(of: fields) { bytes += $0 }
+        for time in [status.st_mtim, status.st_ctim] {
+            newest = max(newest, Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+        }
     }
 }
