@@ -30,20 +30,26 @@ struct ProfilesSignature: Equatable {
         defer { close(top) }
         var status = stat()
         guard fstat(top, &status) == 0 else { return nil }
-        hashed.add(name: [], status)
+        hashed.add(name: [], FolderStamp(status))
         // Folders are visited in directory order, not sorted: an unchanged folder lists in the
         // same order, and a different order only makes the signature differ (a rebuild, never a stale answer).
         if layout == .fanout {
-            let complete = Self.forEachSubdirectory(of: top) { first, firstStatus in
-                hashed.add(name: first, firstStatus)
-                guard let inner = Self.openFolder(first, in: top) else { return false }
+            var firsts: [(name: [UInt8], stamp: FolderStamp)] = []
+            guard Self.forEachSubdirectory(of: top, { firsts.append(($0, $1)); return true }) else { return nil }
+            // The 65,536 second-level folders are stat'ed on every core, one digest per first-level folder.
+            let parts = Parallel.map(firsts.map(\.name), threshold: 16) { first -> (digest: String, newest: Double)? in
+                guard let inner = Self.openFolder(first, in: top) else { return nil }
                 defer { close(inner) }
-                return Self.forEachSubdirectory(of: inner) { second, secondStatus in
-                    hashed.add(name: first + [UInt8(ascii: "/")] + second, secondStatus)
-                    return true
-                }
+                var part = SignatureInput()
+                guard Self.forEachSubdirectory(of: inner, { part.add(name: $0, $1); return true }) else { return nil }
+                return (SHA256.hexDigest(part.bytes), part.newest)
             }
-            guard complete else { return nil }
+            for (first, part) in zip(firsts, parts) {
+                guard let part else { return nil }
+                hashed.add(name: first.name, first.stamp)
+                hashed.bytes += part.digest.utf8
+                hashed.newest = max(hashed.newest, part.newest)
+            }
         }
         digest = SHA256.hexDigest(hashed.bytes)
         newest = hashed.newest
@@ -51,7 +57,7 @@ struct ProfilesSignature: Equatable {
 
     /// Calls `body` with the name and `lstat` of each non-dot folder in the folder `fd`
     /// (left open); false when it cannot be listed or `body` returned false.
-    private static func forEachSubdirectory(of fd: Int32, _ body: ([UInt8], stat) -> Bool) -> Bool {
+    private static func forEachSubdirectory(of fd: Int32, _ body: ([UInt8], FolderStamp) -> Bool) -> Bool {
         let copy = dup(fd)
         guard copy >= 0, let directory = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -68,7 +74,7 @@ struct ProfilesSignature: Equatable {
             guard fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
             guard status.st_mode & S_IFMT == S_IFDIR else { continue }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
-            if !body(Array(bytes), status) { return false }
+            if !body(Array(bytes), FolderStamp(status)) { return false }
         }
         return true
     }
@@ -81,20 +87,29 @@ struct ProfilesSignature: Equatable {
     }
 }
 
+/// What a signature keeps of one folder's `stat`.
+private struct FolderStamp: Sendable {
+    var fields: (UInt64, UInt64, Int64, Int64, Int64, Int64)
+
+    init(_ status: stat) {
+        fields = (UInt64(status.st_dev), UInt64(status.st_ino),
+                  Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec),
+                  Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec))
+    }
+
+    /// The later of the modification and change times, in seconds since 1970.
+    var newest: Double { max(Double(fields.2) + Double(fields.3) / 1e9, Double(fields.4) + Double(fields.5) / 1e9) }
+}
+
 /// The bytes a signature hashes: per folder its name, device, inode, mtime and ctime.
 private struct SignatureInput {
     var bytes: [UInt8] = []
     var newest = 0.0
 
-    mutating func add(name: [UInt8], _ status: stat) {
+    mutating func add(name: [UInt8], _ stamp: FolderStamp) {
         bytes += name
         bytes.append(0)
-        let fields = (UInt64(status.st_dev), UInt64(status.st_ino),
-                      Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec),
-                      Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec))
-        withUnsafeBytes(of: fields) { bytes += $0 }
-        for time in [status.st_mtim, status.st_ctim] {
-            newest = max(newest, Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
-        }
+        withUnsafeBytes(of: stamp.fields) { bytes += $0 }
+        newest = max(newest, stamp.newest)
     }
 }
