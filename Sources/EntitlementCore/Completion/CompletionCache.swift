@@ -48,6 +48,9 @@ struct CompletionCache {
         let header = "\(Self.magic)\n\(layout.rawValue) \(signature.digest)\n"
         if let answer = CacheFile.lookUp(path: path, header: header, namePrefix: namePrefix, limit: limit) { return answer }
 
+        // Folders that changed within the last seconds may change again unseen: a copy could
+        // not be saved, so the plain listing (which stops at `limit` matches) answers sooner.
+        guard signature.newest < now - Self.settleSeconds else { return nil }
         // Rebuild: list, check that nothing moved meanwhile, answer from the listing, then save.
         var bytes: [UInt8] = []
         var ranges: [Range<Int32>] = []
@@ -65,8 +68,7 @@ struct CompletionCache {
         guard bytes.count + ranges.count < Int32.max else { return nil }
         let body = SortedNameLines.build(bytes: bytes, ranges: ranges)
         let answer = body.withUnsafeBytes { SortedNameLines(body: $0).userIDs(withNamePrefix: namePrefix, limit: limit) }
-        if ProfilesSignature(profilesPath: store.profilesPath, layout: layout) == signature,
-           signature.newest < now - Self.settleSeconds {
+        if ProfilesSignature(profilesPath: store.profilesPath, layout: layout) == signature {
             CacheFile.save(header: header, body: body, path: path, in: folder)
         }
         return answer
