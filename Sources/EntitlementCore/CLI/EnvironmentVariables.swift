@@ -3,7 +3,8 @@ enum EnvironmentVariables {
     static let all: [(name: String, meaning: String)] = [
         (StoreLocation.environmentVariable, "The store directory when --store is not given."),
         ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/entitlement/store (else ~/.local/share/entitlement/store)."),
-        ("HOME", "For the default store when XDG_DATA_HOME is not set."),
+        ("HOME", "For the default store when XDG_DATA_HOME is not set, and the completion cache when XDG_CACHE_HOME is not set."),
+        ("XDG_CACHE_HOME", "Shell completion keeps a sorted copy of each store's customer ids in $XDG_CACHE_HOME/entitlement (else ~/.cache/entitlement)."),
         ("ENTITLEMENT_ACTOR", "Who a grant or revocation is recorded as when --actor is not given (else the login name)."),
         ("ENTITLEMENT_LOCK_TIMEOUT", "Seconds to wait for the writer lock when --lock-timeout is not given."),
         ("NO_COLOR", "When set and not empty, no colour (unless --color always)."),

@@ -1,7 +1,8 @@
 /// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
 ///
-/// Hidden plumbing. One candidate per line, at most `limit`; never opens a profile, so it
-/// answers fast on a store of a million profiles. Output is data for the shell: ids with a
+/// Hidden plumbing. One candidate per line, at most `limit`; never opens a profile, and
+/// answers customer ids from `CompletionCache` when it can, so it answers fast on a store
+/// of a million profiles. Output is data for the shell: ids with a
 /// newline or another control character cannot be offered as one word and are left out.
 public struct CompleteCommand: RunnableCommand, Equatable {
     public enum Kind: String, CaseIterable, Sendable { case users, entitlements }
@@ -36,7 +37,7 @@ public struct CompleteCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store)
         let candidates: [String]
         switch kind {
-        case .users: candidates = try store.userIDs(withPrefix: prefix, limit: Self.limit)
+        case .users: candidates = try userIDs(in: store, context: context)
         case .entitlements: candidates = try store.loadConfiguration().entitlementIDs.filter { $0.hasPrefix(prefix) }
         }
         var out = ""
@@ -45,5 +46,16 @@ public struct CompleteCommand: RunnableCommand, Equatable {
         }
         context.stdout.write(out)
         return .success
+    }
+
+    /// From the completion cache when it can answer, else from a listing of the store.
+    private func userIDs(in store: EntitlementStore, context: Context) throws(EntitlementError) -> [String] {
+        try store.requireExists()
+        if let namePrefix = ProfileFileName.escapedWithoutHashing(prefix),
+           let cache = CompletionCache(environment: context.environment, now: context.now().timeIntervalSince1970),
+           let ids = cache.userIDs(in: store, namePrefix: Array(namePrefix.utf8), limit: Self.limit) {
+            return ids
+        }
+        return try store.userIDs(withPrefix: prefix, limit: Self.limit)
     }
 }

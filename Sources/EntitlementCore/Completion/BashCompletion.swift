@@ -29,7 +29,7 @@ enum BashCompletion {
                 COMPREPLY=()
                 case "$kind" in
                     users|entitlements)
-                        _entitlement_reply < <("${COMP_WORDS[0]}" __complete "$kind" "$(_entitlement_dequote "$cur")" "${store[@]}" 2>/dev/null) ;;
+                        _entitlement_reply < <("${COMP_WORDS[0]}" __complete "$kind" "${store[@]}" -- "$(_entitlement_dequote "$cur")" 2>/dev/null) ;;
                     files) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
                     directories) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
                     words) _entitlement_reply < <(local word; for word in "$@"; do [[ $word == "$cur"* ]] && printf '%s\\n' "$word"; done) ;;

@@ -18,7 +18,7 @@ enum FishCompletion {
                             set store $tokens[$i]
                     end
                 end
-                $tokens[1] __complete $kind (commandline -ct) $store 2>/dev/null
+                $tokens[1] __complete $kind $store -- (commandline -ct) 2>/dev/null
             end
 
             # The number of positional arguments after the command, options and their values left out.

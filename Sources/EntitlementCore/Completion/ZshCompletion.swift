@@ -23,7 +23,7 @@ enum ZshCompletion {
                 done
                 case $kind in
                     (users|entitlements)
-                        values=(${(f)"$($words[1] __complete $kind "$PREFIX" $store 2>/dev/null)"})
+                        values=(${(f)"$($words[1] __complete $kind $store -- "$PREFIX" 2>/dev/null)"})
                         compadd -a values ;;
                     (files) _files ;;
                     (directories) _files -/ ;;

@@ -31,7 +31,7 @@ struct CompletionScriptTests {
     }
 
     /// Sources the bash script, sets COMP_WORDS and COMP_CWORD, calls the function, prints COMPREPLY.
-    func bashComplete(_ words: [String], store: String? = nil, in workingDirectory: String? = nil) throws -> [String] {
+    func bashComplete(_ words: [String], store: String? = nil, in workingDirectory: String? = nil, cacheHome: String? = nil) throws -> [String] {
         let directory = TemporaryDirectory()
         let script = writeTemporary(BashCompletion.script(), named: "entitlement.bash", in: directory)
         let quoted = ([Binary.path] + words).map(ShellQuote.posix).joined(separator: " ")
@@ -43,7 +43,10 @@ struct CompletionScriptTests {
             _entitlement
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let result = try runProgram("bash", ["-c", driver], environment: store.map { ["ENTITLEMENT_STORE": $0] } ?? [:])
+        // The completion cache goes to this test's folder, never to the real home.
+        var environment = ["XDG_CACHE_HOME": cacheHome ?? directory.path + "/cache"]
+        environment["ENTITLEMENT_STORE"] = store
+        let result = try runProgram("bash", ["-c", driver], environment: environment)
         #expect(result.exitCode == 0, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
     }
@@ -60,6 +63,11 @@ struct CompletionScriptTests {
         #expect(try bashComplete(["status", "--store", demoStorePath, "gr"]) == ["grace-period"])
         #expect(try bashComplete(["--store", demoStorePath, "history", "refu"]) == ["refunded"])
         #expect(try bashComplete(["check", "lifet"], store: demoStorePath) == ["lifetime"])
+        // A second time from the completion cache (the real binary, the real clock): the same answer.
+        let cache = TemporaryDirectory()
+        for _ in 0..<2 {
+            #expect(try bashComplete(["check", "lifet"], store: demoStorePath, cacheHome: cache.path) == ["lifetime"])
+        }
         // Entitlements from config.json, as the second argument.
         #expect(try bashComplete(["check", "lifetime", "sp"], store: demoStorePath) == ["sports"])
     }
