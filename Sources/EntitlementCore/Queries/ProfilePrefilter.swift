@@ -13,10 +13,13 @@ import Darwin
 /// is a string, not null; a product filter needs the product id as a JSON string). A file with a `\u` or `\/`
 /// escape may spell any of these differently, so it is always decoded.
 ///
-/// With the evaluation time, a grace date written as the writer writes dates
-/// (`YYYY-MM-DDTHH:MM:SS` then `Z` or a fraction) is also compared with it, as bytes: a
-/// grace period that ended more than a second before that time cannot be running then.
-/// Any other spelling of the date passes.
+/// With the evaluation time, a grace date written in UTC as the writer writes dates
+/// (`YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z`) is also compared with it, as
+/// bytes: a grace period that ended more than a second before that time cannot be running
+/// then. Any other spelling of the date (an offset such as `-05:00`) passes.
+///
+/// A file the filter rules out is still checked to be one well-formed JSON object
+/// (`isWellFormedObject`), so a damaged profile is reported whatever the query.
 struct ProfilePrefilter: Sendable {
     /// Bytes to find, and optionally what the value after them (a key's `:`) must start with.
     struct Needle: Sendable, Equatable {
@@ -116,13 +119,20 @@ struct ProfilePrefilter: Sendable {
         return false
     }
 
-    /// True when the string value at `start` is a date in the writer's form
-    /// (`YYYY-MM-DDTHH:MM:SS`, then `Z` or `.`) whose first 19 bytes sort before `limit`.
-    /// Any other form answers false: it may be any date.
+    /// True when the string value at `start` is a UTC date in the writer's form
+    /// (`YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` and the closing quote) whose
+    /// first 19 bytes sort before `limit`. Any other form answers false: it may be any date
+    /// (with an offset, the clock time written is not the UTC one).
     static func isDate(in bytes: UnsafeRawBufferPointer, at start: Int, before limit: [UInt8]) -> Bool {
         guard start + 20 <= bytes.count, limit.count == 19 else { return false }
         let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + 20])
         guard isSecondForm(value) else { return false }
+        var end = start + 19
+        if bytes[end] == UInt8(ascii: ".") {
+            end += 1
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+        }
+        guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "Z"), bytes[end + 1] == UInt8(ascii: "\"") else { return false }
         for offset in 0..<19 where value[offset] != limit[offset] {
             return value[offset] < limit[offset]
         }
@@ -149,6 +159,25 @@ struct ProfilePrefilter: Sendable {
             }
         }
         return true
+    }
+
+    /// True when `bytes` are one JSON object and nothing else, as the strict scanner reads
+    /// them (whitespace around it allowed). False also for what the scanner leaves to the
+    /// tree parser (an escape, a byte-order mark, deep nesting): the caller then decodes
+    /// the file, which reports it if it is damaged.
+    static func isWellFormedObject(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.withMemoryRebound(to: UInt8.self) { buffer in
+            var cursor = ByteCursor(buffer)
+            cursor.skipWhitespace()
+            guard cursor.peek() == UInt8(ascii: "{") else { return false }
+            do {
+                _ = try cursor.value()
+            } catch {
+                return false
+            }
+            cursor.skipWhitespace()
+            return cursor.index == buffer.count
+        }
     }
 
     /// True when the bytes hold `\u` or `\/`: escapes that spell a character another way than the writer does.

@@ -105,7 +105,9 @@ private final class SweepBatch<Part: Sendable>: Sendable {
             for path in paths[start..<min(start + chunkSize, paths.count)] {
                 do throws(EntitlementError) {
                     guard try reader.read(path) else { continue }  // removed since the listing
-                    if let prefilter, !prefilter.mayMatch(reader.bytes) { continue }
+                    // Ruled out, and well formed: nothing to decode. A damaged file is decoded,
+                    // so that its error is reported whatever the query.
+                    if let prefilter, !prefilter.mayMatch(reader.bytes), ProfilePrefilter.isWellFormedObject(reader.bytes) { continue }
                     visit(&part, try EntitlementStore.decodeProfile([UInt8](reader.bytes), path: path))
                 } catch {
                     fail(&part, error)

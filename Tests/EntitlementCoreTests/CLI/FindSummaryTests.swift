@@ -93,12 +93,33 @@ struct FindSummaryTests {
         #expect(result.exitCode == 4)
         #expect(result.stderr.contains("broken.json"))
         #expect(result.stdout.contains("\"trial\""), "the others are still found")
-        // A file the prefilter rules out is not read at all: verify is the tool that reads every file.
-        #expect(runCLI(["find", "--store", store, "--at", at, "--state", "grace_period"]).exitCode == 0)
+        // Whatever the filter: a damaged file is reported even when the byte prefilter rules it out.
+        for filter in [["--state", "grace_period"], ["--state", "billing_retry"], ["--state", "revoked"], ["--product", "nothing.like.this"],
+                       ["--attribute", "k=v"], ["--store-name", "stripe"]] {
+            let filtered = runCLI(["find", "--store", store, "--at", at] + filter)
+            #expect(filtered.exitCode == 4, "\(filter)")
+            #expect(filtered.stderr.contains("broken.json"), "\(filter)")
+        }
         let summary = runCLI(["summary", "--store", store, "--at", at, "--json"])
         #expect(summary.exitCode == 4)
         #expect(summary.stdout.contains("\"unreadable_profiles\": 1"))
         #expect(summary.stderr.contains("broken.json"))
+    }
+
+    /// A grace date written with a fraction and an offset (valid in the store format) is
+    /// found by `find --state grace_period`, as `status` and `summary` count it.
+    @Test func graceDateWithAnOffsetIsFound() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        let path = store + "/profiles/grace-period.json"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        let pattern = /"grace_period_expires_at": "[^"]*"/
+        #expect(original.contains(pattern))
+        // 15:00 UTC, three hours after `at`.
+        writeFile(path, original.replacing(pattern, with: #""grace_period_expires_at": "2026-01-15T10:00:00.5-05:00""#))
+        let found = runCLI(["find", "--store", store, "--at", at, "--state", "grace_period", "--json"])
+        #expect(found.exitCode == 0)
+        #expect(found.stdout.contains(#""customer_user_id":"grace-period""#))
     }
 
     @Test func fannedOutProfilesAreFound() throws {

@@ -63,6 +63,7 @@ extension Unit {
             for index in 0..<400 {
                 let profile = Self.randomProfile(&random, index: index)
                 let bytes = JSONWriter().bytes(profile.json)
+                let respelled = Self.withOffsetDates(bytes)
                 for _ in 0..<6 {
                     var query = FindQuery()
                     if random.next() % 2 == 0 { query.entitlement = ["premium", "sports"][Int(random.next() % 2)] }
@@ -76,6 +77,8 @@ extension Unit {
                     let prefilter = ProfilePrefilter(query, configuration: F.configuration, at: at)
                     if !query.matches(profile, engine: F.engine, at: at).isEmpty {
                         #expect(prefilter.mayMatch(bytes), "query \(query) at \(ISODate.format(at)) dropped profile \(index)")
+                        // The same instants written with a fraction and a negative offset.
+                        #expect(prefilter.mayMatch(respelled), "query \(query) at \(ISODate.format(at)) dropped respelled profile \(index)")
                         checked += 1
                     }
                 }
@@ -93,6 +96,38 @@ extension Unit {
             #expect(!grace.mayMatch(nulls), "an explicit null is no grace period")
             #expect(!ProfilePrefilter(FindQuery(states: [.billingRetry]), configuration: F.configuration).mayMatch(nulls))
             #expect(grace.mayMatch(Array(#"{"grace_period_expires_at":"2026-01-30T00:00:00Z"}"#.utf8)))
+        }
+
+        /// `bytes` with every UTC date (`"YYYY-MM-DDTHH:MM:SSZ"`) written as the same instant
+        /// five hours behind UTC, with a fraction: `"…T07:00:00.000-05:00"`.
+        static func withOffsetDates(_ bytes: [UInt8]) -> [UInt8] {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let pattern = /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"/
+            let respelled = text.replacing(pattern) { match in
+                guard let date = ISODate.parse(String(match.1)) else { return String(match.0) }
+                let local = ISODate.format(date.addingTimeInterval(-5 * 3_600))
+                return "\"\(local.dropLast()).000-05:00\""
+            }
+            return Array(respelled.utf8)
+        }
+
+        @Test func offsetRespellingKeepsTheInstants() throws {
+            let original = Array(#"{"a": "2026-01-15T03:00:00Z"}"#.utf8)
+            #expect(String(decoding: Self.withOffsetDates(original), as: UTF8.self) == #"{"a": "2026-01-14T22:00:00.000-05:00"}"#)
+            #expect(ISODate.parse("2026-01-14T22:00:00.000-05:00") == ISODate.parse("2026-01-15T03:00:00Z"))
+        }
+
+        /// A file the prefilter rules out is still checked to be well formed, so `find`
+        /// reports a damaged profile whatever the query.
+        @Test func ruledOutFilesAreCheckedToBeWellFormed() {
+            func wellFormed(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { ProfilePrefilter.isWellFormedObject($0) } }
+            #expect(wellFormed(#" {"customer_user_id": "a", "transactions": [{"x": 1.5e3, "y": [true, null]}]} "#))
+            #expect(!wellFormed(#"{"customer_user_id": "broken","#), "truncated")
+            #expect(!wellFormed(#"{"a": 1} {"b": 2}"#), "two documents")
+            #expect(!wellFormed(#"[{"a": 1}]"#), "not an object")
+            #expect(!wellFormed(#"{"a": 1, "a": 2}"#), "a duplicate key")
+            #expect(!wellFormed(""), "empty")
+            #expect(!wellFormed(#"{"a": "\n"}"#), "escapes are left to the decoder")
         }
 
         /// A day of the generated profiles' span, at midnight moved by up to two seconds either way.
@@ -115,6 +150,9 @@ extension Unit {
             #expect(!prefilter.mayMatch(file("2025-12-31T23:59:59Z")))
             #expect(prefilter.mayMatch(file("2027-01-01T00:00:00Z")))
             #expect(prefilter.mayMatch(file("2026-01-15T09:00:00-05:00")), "an offset is not compared")
+            #expect(prefilter.mayMatch(file("2026-01-15T10:00:00.5-05:00")), "a fraction then an offset is not compared")
+            #expect(prefilter.mayMatch(file("2026-01-15T10:00:00.5+05:00")), "a fraction then an offset is not compared")
+            #expect(!prefilter.mayMatch(file("2026-01-15T11:00:00.123Z")), "a fraction then Z is compared")
             #expect(prefilter.mayMatch(file("2025-01-15")), "another form is not compared")
             // Two subscriptions: one running grace period is enough.
             let both = Array(#"{"a": {"grace_period_expires_at": "2025-01-01T00:00:00Z"}, "b": {"grace_period_expires_at": "2026-02-01T00:00:00Z"}}"#.utf8)
