@@ -2,8 +2,9 @@
 ///
 /// Hidden plumbing. One candidate per line, at most `limit`; never opens a profile, and
 /// answers customer ids from `CompletionCache` when it can, so it answers fast on a store
-/// of a million profiles. Output is data for the shell: ids with a
-/// newline or another control character cannot be offered as one word and are left out.
+/// of a million profiles. Output is data for the shell: ids with a control character
+/// (which cannot be offered as one word) or a bidirectional-text control (which would
+/// reorder the line the user is typing) are left out, as `UserID` refuses them for new ids.
 public struct CompleteCommand: RunnableCommand, Equatable {
     public enum Kind: String, CaseIterable, Sendable { case users, entitlements }
 
@@ -41,7 +42,7 @@ public struct CompleteCommand: RunnableCommand, Equatable {
         case .entitlements: candidates = try store.loadConfiguration().entitlementIDs.filter { $0.hasPrefix(prefix) }
         }
         var out = ""
-        for candidate in candidates.prefix(Self.limit) where !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        for candidate in candidates.prefix(Self.limit) where !candidate.unicodeScalars.contains(where: UserID.isInvisibleControl) {
             out += candidate + "\n"
         }
         context.stdout.write(out)

@@ -87,7 +87,9 @@ public struct FindCommand: RunnableCommand, Equatable {
         }
         output = OutputChoice(format: json ? .jsonl : try parsed.value(Self.outputOption), headers: !parsed.flag(CommonOptions.noHeaders))
         quiet = parsed.flag(Self.quietFlag)
-        if quiet && (json || parsed.isGiven(CommonOptions.output)) { throw .usage("--quiet cannot be combined with --json or --output.", command: name) }
+        // As with `check`: `--quiet --json` contradicts itself, while `--output` (which an
+        // alias may set) is simply not printed under `--quiet`.
+        if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: name) }
     }
 
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {

@@ -40,6 +40,10 @@ struct FindSummaryTests {
         #expect(find(["--expiring-within", "soon"]).exitCode == 2)
         #expect(find(["--attribute", "country"]).exitCode == 2)
         #expect(find(["--quiet", "--json"]).exitCode == 2)
+        // An --output an alias set is not printed under --quiet (as with check): the exit code answers.
+        let quiet = find(["--state", "active", "--output", "csv", "-q"])
+        #expect(quiet.exitCode == 0 && quiet.stdout.isEmpty)
+        #expect(runCLI(["--output", "csv", "-q", "find", "--store", demoStorePath, "--at", at, "--state", "grace_period"]).exitCode == 0)
     }
 
     @Test func attributeAndExpiringFilters() throws {

@@ -26,6 +26,14 @@ struct CompleteCommandTests {
         #expect(runCLI(["__complete", "users", "x", "--store", root]).stdout == "")
     }
 
+    /// Completion output lands on the line being typed: ids with a control character or a
+    /// bidirectional-text control are never offered.
+    @Test func invisibleControlsAreNeverOffered() {
+        let (directory, root) = store(with: ["bidi\u{202E}kcatta", "esc\u{1B}[31m", "del\u{7F}", "plain"])
+        _ = directory
+        #expect(runCLI(["__complete", "users", "", "--store", root]).stdout == "plain\n")
+    }
+
     @Test func outputIsBounded() throws {
         let (directory, root) = store(with: (0..<(CompleteCommand.limit + 50)).map { "user-\($0)" })
         _ = directory
