@@ -103,10 +103,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
         let configuration = try store.loadConfiguration()
         let profile = try lookup.load(from: store)
         if strict {
-            if profile == nil {
-                if case .user(let id) = lookup { throw .unknownUser(id) }
-                throw lookup.notFoundError
-            }
+            guard profile != nil else { throw lookup.notFoundError }
             if let unknown = unknownEntitlement(in: configuration, store: store) { throw .unknownEntitlement(unknown) }
         } else if !quiet, let unknown = unknownEntitlement(in: configuration, store: store) {
             // Still exit 1, as scripts expect, but a person sees why.

@@ -67,7 +67,7 @@ enum FishCompletion {
     }
 
     private static func valueOptions(_ specs: [CommandSpec]) -> [String] {
-        Set(specs.flatMap { $0.options.filter(\.takesValue).flatMap(BashCompletion.names) }).sorted()
+        Set(specs.flatMap { $0.options.filter(\.takesValue).flatMap(CaseArms.names) }).sorted()
     }
 
     /// `-l at -r -a '…' -d '…'` for one option.
