@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A sorted copy of a store's profile file names, kept outside the store, so that
 /// completing a customer id does not list a folder of a million files.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What the folders of `profiles/` look like from their metadata alone: enough to tell
 /// that no profile file was added, removed or renamed since a completion cache was built.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Profile base names, one per line (each ending in a newline), sorted by their bytes:
 /// the body of a completion cache. A prefix is found by a binary search over byte offsets

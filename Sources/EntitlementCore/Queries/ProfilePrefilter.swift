@@ -1,9 +1,5 @@
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A cheap test on a profile file's bytes that rules out profiles a query cannot match,
 /// so `find` decodes only the few that might.

@@ -1,8 +1,7 @@
 import Glibc
 
-#if os(Linux)
+/// `syncfs(2)`, which Glibc's module map does not export (a GNU extension).
 @_silgen_name("syncfs") private func systemSyncfs(_ fd: Int32) -> Int32
-#endif
 
 /// One durable flush of a whole file system, for writes of many files at once.
 ///
@@ -22,13 +21,8 @@ final class FileSystemSync {
 
     deinit { close(fd) }
 
-    /// `syncfs` (Linux): returns once every dirty page and inode of the file system is on disk;
-    /// elsewhere `sync`, which also waits.
+    /// `syncfs`: returns once every dirty page and inode of the file system is on disk.
     func sync() throws(EntitlementError) {
-        #if os(Linux)
         guard systemSyncfs(fd) == 0 else { throw .io(path: path, message: "cannot sync: \(String(cString: strerror(errno)))") }
-        #else
-        Glibc.sync()
-        #endif
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads the profile files of a store-wide scan, one thread's worth: each file is opened
 /// relative to the profiles folder (the kernel does not walk the store's path again per

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The base names (without `.json`) of a store's profile files, read from the folders
 /// alone: for completion, which must never open a profile.

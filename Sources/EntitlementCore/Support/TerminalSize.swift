@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The size of the terminal behind a file descriptor, for the executable to put into `Context`.
 public enum TerminalSize {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The checks of `verify` on the store's layout rather than on file contents: links
 /// in place of its directories, files writers refuse, and an interrupted write.

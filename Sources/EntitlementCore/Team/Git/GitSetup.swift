@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Makes a store a team store: a git repository whose profile and configuration files merge
 /// through the tool's merge driver, also for a person running plain `git pull`.

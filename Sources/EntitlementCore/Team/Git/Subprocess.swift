@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs a program to completion: arguments and environment as given, bytes on
 /// standard input, standard output and error captured.
