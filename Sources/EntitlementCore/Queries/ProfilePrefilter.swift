@@ -15,7 +15,7 @@ import Glibc
 /// then. Any other spelling of the date (an offset such as `-05:00`) passes.
 ///
 /// A file the filter rules out is still checked to be one well-formed JSON object
-/// (`isWellFormedObject`), so a damaged profile is reported whatever the query.
+/// (`JSONValidator`), so a damaged profile is reported whatever the query.
 struct ProfilePrefilter: Sendable {
     /// Bytes to find, and optionally what the value after them (a key's `:`) must start with.
     struct Needle: Sendable, Equatable {
@@ -155,25 +155,6 @@ struct ProfilePrefilter: Sendable {
             }
         }
         return true
-    }
-
-    /// True when `bytes` are one JSON object and nothing else, as the strict scanner reads
-    /// them (whitespace around it allowed). False also for what the scanner leaves to the
-    /// tree parser (an escape, a byte-order mark, deep nesting): the caller then decodes
-    /// the file, which reports it if it is damaged.
-    static func isWellFormedObject(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.withMemoryRebound(to: UInt8.self) { buffer in
-            var cursor = ByteCursor(buffer)
-            cursor.skipWhitespace()
-            guard cursor.peek() == UInt8(ascii: "{") else { return false }
-            do {
-                _ = try cursor.value()
-            } catch {
-                return false
-            }
-            cursor.skipWhitespace()
-            return cursor.index == buffer.count
-        }
     }
 
     /// True when the bytes hold `\u` or `\/`: escapes that spell a character another way than the writer does.

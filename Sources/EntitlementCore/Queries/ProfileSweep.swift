@@ -97,6 +97,7 @@ private final class SweepBatch<Part: Sendable>: Sendable {
     /// One thread: takes chunks until none is left.
     private func work() {
         let reader = ProfileFileReader(directory: directory, directoryPath: directoryPath)
+        var validator = JSONValidator()
         while true {
             let chunk = nextChunk.add(1, ordering: .relaxed).oldValue
             let start = chunk * chunkSize
@@ -107,7 +108,7 @@ private final class SweepBatch<Part: Sendable>: Sendable {
                     guard try reader.read(path) else { continue }  // removed since the listing
                     // Ruled out, and well formed: nothing to decode. A damaged file is decoded,
                     // so that its error is reported whatever the query.
-                    if let prefilter, !prefilter.mayMatch(reader.bytes), ProfilePrefilter.isWellFormedObject(reader.bytes) { continue }
+                    if let prefilter, !prefilter.mayMatch(reader.bytes), validator.isWellFormedObject(reader.bytes) { continue }
                     visit(&part, try EntitlementStore.decodeProfile([UInt8](reader.bytes), path: path))
                 } catch {
                     fail(&part, error)

@@ -117,19 +117,6 @@ extension Unit {
             #expect(ISODate.parse("2026-01-14T22:00:00.000-05:00") == ISODate.parse("2026-01-15T03:00:00Z"))
         }
 
-        /// A file the prefilter rules out is still checked to be well formed, so `find`
-        /// reports a damaged profile whatever the query.
-        @Test func ruledOutFilesAreCheckedToBeWellFormed() {
-            func wellFormed(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { ProfilePrefilter.isWellFormedObject($0) } }
-            #expect(wellFormed(#" {"customer_user_id": "a", "transactions": [{"x": 1.5e3, "y": [true, null]}]} "#))
-            #expect(!wellFormed(#"{"customer_user_id": "broken","#), "truncated")
-            #expect(!wellFormed(#"{"a": 1} {"b": 2}"#), "two documents")
-            #expect(!wellFormed(#"[{"a": 1}]"#), "not an object")
-            #expect(!wellFormed(#"{"a": 1, "a": 2}"#), "a duplicate key")
-            #expect(!wellFormed(""), "empty")
-            #expect(!wellFormed(#"{"a": "\n"}"#), "escapes are left to the decoder")
-        }
-
         /// A day of the generated profiles' span, at midnight moved by up to two seconds either way.
         static func randomTime(_ random: inout SplitMix64) -> Date {
             let offsets: [Double] = [-2, -1.5, -1, -0.9999996, -0.5, 0, 0.0000004, 0.25, 0.9999996, 1, 1.5, 2]
