@@ -127,10 +127,13 @@ struct BulkGrant {
 }
 
 extension EntitlementStore {
-    /// The file changes that save `profile`: its file, and its profile-id index entry when that changes.
-    func changes(saving profile: Profile) throws(EntitlementError) -> [FileChange] {
+    /// The file changes that save `profile`: its file, and its profile-id index entry when
+    /// that changes. When `previous` (the profile as it was read) had the same profile id,
+    /// the entry was written with it and is not read again: for a bulk grant into an
+    /// existing store, that read is one more file per customer, often from the disk.
+    func changes(saving profile: Profile, previous: Profile?) throws(EntitlementError) -> [FileChange] {
         var changes = [try profileChange(profile)]
-        if let profileID = profile.profileID, !profileID.isEmpty {
+        if let profileID = profile.profileID, !profileID.isEmpty, previous.map({ $0.profileID != profileID }) ?? true {
             let indexPath = profileIDIndexPath(for: profileID)
             let userID = Array(profile.customerUserID.utf8)
             if (try? fileSystem.readFile(indexPath)) ?? nil != userID {

@@ -84,7 +84,7 @@ struct BulkGrantPlan: Sendable {
                     throw .grant(error)
                 }
                 var changes: [EntitlementStore.FileChange] = []
-                if outcome.changed, !dryRun { changes = try store.changes(saving: outcome.profile) }
+                if outcome.changed, !dryRun { changes = try store.changes(saving: outcome.profile, previous: existing) }
                 result.level = engine.evaluate(template.entitlement, for: outcome.profile, at: now).accessLevel
                 // The report needs only the profile's ids: a batch waiting for its commit keeps
                 // no decoded profiles (their raw JSON trees are most of a batch's memory).

@@ -102,6 +102,29 @@ struct BulkGrantTests {
         #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
+    /// A new customer's index entry is written with its profile; an existing customer's,
+    /// written when its profile id was set, is neither read nor rewritten.
+    @Test func indexEntriesAreWrittenForNewProfilesOnly() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        #expect(grant(store, "old-1\nold-2\n").exitCode == 0)
+        let index = store + "/index/profile-id"
+        let entries = try FileManager.default.contentsOfDirectory(atPath: index)
+        #expect(entries.count == 2)
+        // An entry lost outside the tool: the bulk grant of an existing customer leaves it missing
+        // (lookups by profile id then scan), while a new customer's is written.
+        try FileManager.default.removeItem(atPath: index + "/" + entries[0])
+        let before = try FileManager.default.attributesOfItem(atPath: index + "/" + entries[1])[.modificationDate] as? Date
+        let result = runCLI(["grant", "--stdin", "premium", "--duration", "7d", "--reason", "Second outage", "--store", store],
+                            stdin: "old-1\nold-2\nnew-1\n", ids: IDSequence(prefix: "second-"))
+        #expect(result.exitCode == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: index).count == 2)
+        #expect(try FileManager.default.attributesOfItem(atPath: index + "/" + entries[1])[.modificationDate] as? Date == before)
+        let profileID = try #require(try String(contentsOfFile: store + "/profiles/new-1.json", encoding: .utf8)
+            .split(separator: "\"").drop { $0 != "profile_id" }.dropFirst(2).first)
+        #expect(runCLI(["status", "--profile-id", String(profileID), "--store", store, "--json"]).stdout.contains("\"new-1\""))
+    }
+
     @Test func inputLinesAreParsedWithTheirNumbers() {
         let lines = BulkGrantInput.parse(Array("a\n\n  \nb\r\na\n\u{7F}\n".utf8) + [0xFF, 0x0A])
         #expect(lines.map(\.number) == [1, 4, 5, 6, 7])
