@@ -11,7 +11,7 @@ extension StatusEngine {
             state = .billingRetry
         }
         var level = AccessLevel(id: id, state: state)
-        let ownEnd = Supersession.end(of: transaction, supersessions[Supersession.key(of: transaction)])
+        let ownEnd = Supersession.end(of: transaction, Supersession.lookup(transaction, in: supersessions))
         level.expiresAt = state == .active ? continuousEnd(from: transaction, until: ownEnd, candidates: candidates, supersessions: supersessions) : ownEnd
         level.isLifetime = state.isActive && level.expiresAt == nil
         level.startsAt = transaction.effectiveStart
@@ -56,7 +56,7 @@ extension StatusEngine {
         while extended {
             extended = false
             for next in following where next.effectiveStart <= end {
-                guard let nextEnd = Supersession.end(of: next, supersessions[Supersession.key(of: next)]) else { return nil }
+                guard let nextEnd = Supersession.end(of: next, Supersession.lookup(next, in: supersessions)) else { return nil }
                 if nextEnd > end { end = nextEnd; extended = true }
             }
         }

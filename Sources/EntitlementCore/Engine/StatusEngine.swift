@@ -40,28 +40,40 @@ public struct StatusEngine: Sendable {
     /// Only what was recorded by `date` counts (`Profile.asKnown(at:)`): the answer at T is
     /// the one the tool would have given at T.
     public func evaluate(_ entitlementID: String, for fullProfile: Profile, at date: Date) -> Evaluation {
-        let (profile, allIgnored) = fullProfile.asKnown(at: date)
-        let candidates = profile.transactions.filter { transaction($0, unlocks: entitlementID) }
-        let ignored = allIgnored.filter { record in
-            fullProfile.transactions.contains { ($0.transactionID == record.subject || $0.originalTransactionID == record.subject) && transaction($0, unlocks: entitlementID) }
+        evaluate(entitlementID, in: EvaluationBasis(fullProfile, at: date))
+    }
+
+    /// `evaluate(_:for:at:)` over a basis shared by the evaluations of every entitlement.
+    func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
+        let profile = basis.profile, fullProfile = basis.fullProfile, date = basis.date
+        // The entitlement's products, looked up once rather than for every transaction.
+        let products = configuration.entitlement(entitlementID)?.products ?? []
+        func unlocks(_ transaction: Transaction) -> Bool {
+            if transaction.isManualGrant { return transaction.entitlement == entitlementID }
+            guard let productID = transaction.productID else { return false }
+            return products.contains(productID)
+        }
+        let candidates = profile.transactions.filter(unlocks)
+        let ignored = basis.ignored.filter { record in
+            fullProfile.transactions.contains { ($0.transactionID == record.subject || $0.originalTransactionID == record.subject) && unlocks($0) }
         }
         guard !candidates.isEmpty else {
             return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: [],
                               decision: ignored.isEmpty ? "no transaction unlocks this entitlement" : "nothing that unlocks this entitlement was recorded by then",
                               ignored: ignored)
         }
-        let supersessions = Supersession.all(in: profile)
+        let supersessions = basis.supersessions
         // The latest access end of each subscription: only that transaction can be in grace.
         var chainEnd: [String: Date] = [:]
         for transaction in candidates {
-            if let end = Supersession.end(of: transaction, supersessions[Supersession.key(of: transaction)]),
+            if let end = Supersession.end(of: transaction, basis.supersession(of: transaction)),
                chainEnd[transaction.originalTransactionID].map({ end > $0 }) ?? true {
                 chainEnd[transaction.originalTransactionID] = end
             }
         }
         var considerations = candidates.map { transaction in
             Consideration(transaction: transaction, verdict: verdict(transaction, in: profile, at: date, chainEnd: chainEnd,
-                                                                     supersession: supersessions[Supersession.key(of: transaction)]), isDecisive: false)
+                                                                     supersession: basis.supersession(of: transaction)), isDecisive: false)
         }
         let (index, state, decision) = decide(considerations)
         guard let index else {
@@ -84,8 +96,9 @@ public struct StatusEngine: Sendable {
         }
         guard let expiresAt = Supersession.end(of: transaction, supersession) else { return .givesAccess(until: nil) }
         if expiresAt > date { return .givesAccess(until: expiresAt) }
-        if let graceUntil = profile.renewal(for: transaction)?.gracePeriodExpiresAt, graceUntil > date,
-           chainEnd[transaction.originalTransactionID] == expiresAt {
+        // Only the chain's last period can be in grace: checked first, it spares most renewal lookups.
+        if chainEnd[transaction.originalTransactionID] == expiresAt,
+           let graceUntil = profile.renewal(for: transaction)?.gracePeriodExpiresAt, graceUntil > date {
             return .inGracePeriod(expiredAt: expiresAt, graceUntil: graceUntil)
         }
         return .expired(at: expiresAt)

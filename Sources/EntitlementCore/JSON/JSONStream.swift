@@ -103,6 +103,12 @@ struct JSONStream {
     /// Appends bytes written elsewhere (a newline between records).
     mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
+    /// A value the caller writes itself, in this stream's spelling, at the current depth
+    /// (a renderer's fast path for a large value).
+    mutating func value(writtenBy write: (_ depth: Int, _ bytes: inout [UInt8]) -> Void) {
+        write(depth, &bytes)
+    }
+
     // MARK: Layout
 
     @inline(__always)

@@ -7,16 +7,20 @@ struct ScannedFields {
     let table: FieldTable
     /// The value of each slot; reset for every object.
     private(set) var values: [ScannedValue]
-    /// Per slot, the last string made and where its bytes were: consecutive transactions
-    /// repeat product ids, stores, types and original ids, which then cost no allocation.
-    private var lastRanges: [Range<Int>]
-    private var lastTexts: [String]
+    /// Per slot, the last few strings made and where their bytes were (`internWays` a
+    /// slot, replaced in turn): transactions repeat product ids, stores, types and the
+    /// original ids of interleaved subscriptions, which then cost no allocation.
+    private var internRanges: [Range<Int>]
+    private var internTexts: [String]
+    private var internNext: [Int]
+    static let internWays = 8
 
     init(_ table: FieldTable) {
         self.table = table
         values = Array(repeating: .absent, count: table.keys.count)
-        lastRanges = Array(repeating: -1..<(-1), count: table.keys.count)
-        lastTexts = Array(repeating: "", count: table.keys.count)
+        internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
+        internTexts = Array(repeating: "", count: table.keys.count * Self.internWays)
+        internNext = Array(repeating: 0, count: table.keys.count)
     }
 
     /// Slots already filled in the current object (a repeated key is the tree path's to report).
@@ -73,16 +77,25 @@ struct ScannedFields {
         }
     }
 
-    /// Like `optionalString`, remembering the string for the next object's same field.
+    /// Like `optionalString`, remembering recent strings of the field for the next objects.
     mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _):
-            let last = lastRanges[slot]
-            if last.lowerBound >= 0, ByteCursor.same(bytes, last, range) { return lastTexts[slot] }
+            let first = slot * Self.internWays
+            let found = internRanges.withUnsafeBufferPointer { ranges -> Int? in
+                for way in first..<(first + Self.internWays) where ranges[way].count == range.count && ranges[way].lowerBound >= 0
+                    && ByteCursor.same(bytes, ranges[way], range) {
+                    return way
+                }
+                return nil
+            }
+            if let found { return internTexts[found] }
             let text = Self.makeString(range, bytes)
-            lastRanges[slot] = range
-            lastTexts[slot] = text
+            let way = first + internNext[slot]
+            internNext[slot] = (internNext[slot] + 1) % Self.internWays
+            internRanges[way] = range
+            internTexts[way] = text
             return text
         default: throw Unsupported()
         }

@@ -30,18 +30,25 @@ extension ProfileDecoder {
             idRangesComplete = false
         }
         let transactionID = try transactionFields.identifier(S.transactionID, bytes)
-        let originalTransactionID = try transactionFields.repeatedString(S.originalTransactionID, bytes) ?? transactionID
+        // A first purchase is its own original: the same bytes, the same string.
+        let originalTransactionID: String
+        if case .string(let original, _) = transactionFields.values[S.originalTransactionID],
+           case .string(let id, _) = transactionFields.values[S.transactionID], ByteCursor.same(bytes, original, id) {
+            originalTransactionID = transactionID
+        } else {
+            originalTransactionID = try transactionFields.repeatedString(S.originalTransactionID, bytes) ?? transactionID
+        }
         guard let typeName = try transactionFields.repeatedString(S.type, bytes), !typeName.isEmpty else { throw Unsupported() }
         let type = TransactionType(rawValue: typeName)
         let productID = try transactionFields.repeatedString(S.productID, bytes)
         let entitlement = try transactionFields.repeatedString(S.entitlement, bytes)
-        if type == .manualGrant {
+        if type.is(.manualGrant) {
             if entitlement?.isEmpty ?? true { throw Unsupported() }
         } else if productID?.isEmpty ?? true {
             throw Unsupported()
         }
         let storeName = try transactionFields.repeatedString(S.store, bytes)
-        if storeName == nil, type != .manualGrant { throw Unsupported() }
+        if storeName == nil, !type.is(.manualGrant) { throw Unsupported() }
         guard let purchasedAt = try transactionFields.optionalDate(S.purchasedAt, bytes) else { throw Unsupported() }
         var transaction = Transaction(
             transactionID: transactionID, originalTransactionID: originalTransactionID, productID: productID,

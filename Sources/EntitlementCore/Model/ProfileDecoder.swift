@@ -102,12 +102,13 @@ struct ProfileDecoder {
 
     private mutating func readTransactions() throws(Unsupported) -> [Transaction] {
         var transactions: [Transaction] = []
+        transactions.reserveCapacity(64)
         cursor.index += 1
         var first = true
         while try cursor.nextElement(first: &first) {
             transactions.append(try readTransaction())
         }
-        if idRangesComplete, transactions.count <= 16 {
+        if idRangesComplete {
             try checkUniqueIDRanges()
         } else {
             try Self.checkUniqueIDs(transactions)
@@ -125,18 +126,6 @@ struct ProfileDecoder {
             guard renewals.updateValue(info, forKey: ScannedFields.makeString(key, cursor.bytes)) == nil else { throw Unsupported() }
         }
         return renewals
-    }
-
-    /// `checkUniqueIDs` over byte ranges, for ASCII stores and ids.
-    private func checkUniqueIDRanges() throws(Unsupported) {
-        let bytes = cursor.bytes
-        for (index, key) in idRanges.enumerated() {
-            // A space in a store name makes "store id" keys ambiguous: the string check decides.
-            if memchr(bytes.baseAddress! + key.store.lowerBound, 0x20, key.store.count) != nil { throw Unsupported() }
-            for earlier in idRanges[..<index] where ByteCursor.same(bytes, earlier.id, key.id) && ByteCursor.same(bytes, earlier.store, key.store) {
-                throw Unsupported()
-            }
-        }
     }
 
     /// Transaction ids are unique per store (`Profile(json:)` keys them by "store id").

@@ -10,11 +10,12 @@ enum ProfileJSON {
     static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> [UInt8] {
         // Everything is shown as known at `date`; the engine gets the whole profile so
         // `--explain` can name what was left out.
-        let profile = fullProfile.asKnown(at: date).profile
+        let basis = EvaluationBasis(fullProfile, at: date)
+        let profile = basis.profile
         var out = JSONStream(capacity: 4096 + profile.transactions.count * 400)
         out.beginObject()
         let ids = engine.entitlementIDs(for: fullProfile).sorted(by: JSONKey.precedes)
-        let evaluations = ids.map { engine.evaluate($0, for: fullProfile, at: date) }
+        let evaluations = ids.map { engine.evaluate($0, in: basis) }
         out.key("access_levels")
         out.beginObject()
         for (id, evaluation) in zip(ids, evaluations) {
@@ -38,10 +39,14 @@ enum ProfileJSON {
             out.endObject()
         }
         out.key("non_subscriptions")
-        writeNonSubscriptions(profile, into: &out)
+        if out.style == .pretty {
+            out.value { depth, bytes in appendNonSubscriptions(profile, depth: depth, to: &bytes) }
+        } else {
+            writeNonSubscriptions(profile, into: &out)
+        }
         out.key("profile_id"); out.string(profile.profileID)
         out.key("subscriptions")
-        writeSubscriptions(profile, engine: engine, at: date, into: &out)
+        writeSubscriptions(profile, engine: engine, at: date, supersessions: basis.supersessions, into: &out)
         out.key("total_revenue_usd"); out.value(.double(totalRevenueUSD(profile)))
         out.endObject()
         out.raw(0x0A)
@@ -49,7 +54,8 @@ enum ProfileJSON {
     }
 
     /// The latest transaction of each subscription product, keyed by product id.
-    static func writeSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date, into out: inout JSONStream) {
+    static func writeSubscriptions(_ profile: Profile, engine: StatusEngine, at date: Date, supersessions: [Supersession.Key: Supersession]? = nil,
+                                   into out: inout JSONStream) {
         var latest: [String: Int] = [:]  // product id → index of its latest transaction
         for (index, transaction) in profile.transactions.enumerated() where !transaction.isManualGrant && isSubscription(transaction) {
             guard let productID = transaction.productID else { continue }
@@ -58,13 +64,13 @@ enum ProfileJSON {
         }
         out.beginObject()
         guard !latest.isEmpty else { return out.endObject() }
-        let supersessions = Supersession.all(in: profile)
+        let supersessions = supersessions ?? Supersession.all(in: profile)
         for (productID, index) in latest.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
             let transaction = profile.transactions[index]
             let chain = profile.transactions.filter { $0.originalTransactionID == transaction.originalTransactionID }
-            let chainEnd = chain.compactMap { Supersession.end(of: $0, supersessions[Supersession.key(of: $0)]) }.max() ?? .distantPast
+            let chainEnd = chain.compactMap { Supersession.end(of: $0, Supersession.lookup($0, in: supersessions)) }.max() ?? .distantPast
             let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chainEnd],
-                                         supersession: supersessions[Supersession.key(of: transaction)])
+                                         supersession: Supersession.lookup(transaction, in: supersessions))
             let renewal = profile.renewal(for: transaction)
             let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
             var inGrace = false
@@ -93,7 +99,8 @@ enum ProfileJSON {
         out.endObject()
     }
 
-    /// One-time purchases, keyed by product id, each an array in purchase order.
+    /// One-time purchases, keyed by product id, each an array in purchase order; member by
+    /// member (`appendNonSubscriptions` writes the same text faster).
     static func writeNonSubscriptions(_ profile: Profile, into out: inout JSONStream) {
         var byProduct: [String: [Int]] = [:]  // product id → indices, in purchase order
         let purchases = profile.transactions.indices.filter { !profile.transactions[$0].isManualGrant && !isSubscription(profile.transactions[$0]) }
@@ -137,7 +144,7 @@ enum ProfileJSON {
     /// USD prices of transactions not refunded; other currencies are not converted.
     static func totalRevenueUSD(_ profile: Profile) -> Double {
         let cents = profile.transactions.reduce(0.0) { sum, transaction in
-            guard transaction.revokedAt == nil, transaction.currency?.uppercased() == "USD", let price = transaction.price else { return sum }
+            guard transaction.revokedAt == nil, transaction.currency == "USD" || transaction.currency?.uppercased() == "USD", let price = transaction.price else { return sum }
             return sum + (price * 100).rounded()
         }
         return cents / 100

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import EntitlementCore
+
+extension Unit {
+    /// `status --json`'s one-time purchases, written a few copies each, are the bytes the
+    /// member-by-member stream writes.
+    struct ProfileJSONPurchasesTests {
+        /// Purchases of few or many products (more than the groups compare one by one), in
+        /// or out of date order (ties included), refunded, sandbox, with ids to escape.
+        static func purchases(_ random: inout SplitMix64) -> Profile {
+            var profile = ProfileGenerator.profile(&random)
+            let productCount = [1, 3, 16, 17, 40][ProfileGenerator.draw(&random, 5)]
+            let ids = ["p1", "2000000956480668", "with \"quote\"", "tab\tid", "é-id", ""]
+            var date = ProfileGenerator.instant(&random)
+            for number in 0..<ProfileGenerator.draw(&random, 60) {
+                let type: TransactionType = [.consumablePurchase, .nonConsumablePurchase, TransactionType(rawValue: "bundle")][ProfileGenerator.draw(&random, 3)]
+                let id = ids[ProfileGenerator.draw(&random, ids.count)] + "-\(number)"
+                let product = ProfileGenerator.draw(&random, 8) == 0 ? "prod \"\(number % productCount)\"" : "com.example.p\(number % productCount)"
+                var transaction = Transaction(transactionID: id, originalTransactionID: ProfileGenerator.draw(&random, 2) == 0 ? nil : "o\(number)",
+                                              productID: product, store: ProfileGenerator.draw(&random, 4) == 0 ? .playStore : .appStore, type: type,
+                                              purchasedAt: date, expiresAt: nil,
+                                              environment: ProfileGenerator.draw(&random, 4) == 0 ? .sandbox : .production)
+                if ProfileGenerator.draw(&random, 5) == 0 { transaction.revokedAt = date }
+                profile.transactions.append(transaction)
+                // Mostly forward, sometimes the same instant, sometimes back.
+                date = date.addingTimeInterval(Double([3600, 0, -7200, 86_400, 0.5][ProfileGenerator.draw(&random, 5)]))
+            }
+            return profile
+        }
+
+        @Test func purchasesMatchTheStream() {
+            var random = SplitMix64(seed: 2026)
+            for round in 0..<400 {
+                let profile = Self.purchases(&random)
+                for depth in 0..<3 {
+                    var streamed = JSONStream(), copied = JSONStream()
+                    for _ in 0..<depth {
+                        streamed.beginObject(); streamed.key("a")
+                        copied.beginObject(); copied.key("a")
+                    }
+                    ProfileJSON.writeNonSubscriptions(profile, into: &streamed)
+                    copied.value { depth, bytes in ProfileJSON.appendNonSubscriptions(profile, depth: depth, to: &bytes) }
+                    for _ in 0..<depth {
+                        streamed.endObject()
+                        copied.endObject()
+                    }
+                    #expect(copied.bytes == streamed.bytes, "round \(round), depth \(depth)")
+                }
+            }
+        }
+
+        @Test func noPurchasesIsAnEmptyObject() {
+            var bytes: [UInt8] = []
+            ProfileJSON.appendNonSubscriptions(Unit.Fixture.profile([]), depth: 1, to: &bytes)
+            #expect(bytes == Array("{}".utf8))
+        }
+    }
+}
