@@ -68,23 +68,48 @@ struct ByteCursor {
     /// The next key of the object being read, with the cursor on its value; nil after the
     /// closing brace. `first` is true before the first key and is cleared here.
     mutating func nextKey(first: inout Bool) throws(Unsupported) -> Range<Int>? {
+        guard try toNextKey(first: &first) else { return nil }
+        let (key, _) = try string()
+        try toValue()
+        return key
+    }
+
+    /// Moves to the opening quote of the object's next key and returns true, or past the
+    /// closing brace and returns false. `first` is true before the first key and is cleared here.
+    @inline(__always)
+    mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
             first = false
-            if peek() == UInt8(ascii: "}") { index += 1; return nil }
+            if peek() == UInt8(ascii: "}") { index += 1; return false }
         } else {
             switch peek() {
-            case UInt8(ascii: "}"): index += 1; return nil
+            case UInt8(ascii: "}"): index += 1; return false
             case UInt8(ascii: ","): index += 1; skipWhitespace()
             default: throw Unsupported()
             }
         }
         guard peek() == UInt8(ascii: "\"") else { throw Unsupported() }
-        let (key, _) = try string()
+        return true
+    }
+
+    /// From just after a key's closing quote to its value: the colon and the whitespace around it.
+    @inline(__always)
+    mutating func toValue() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: ":"))
         skipWhitespace()
-        return key
+    }
+
+    /// True, with the cursor just after the key, when the key at the cursor (on its opening
+    /// quote) is `quoted`: a key's bytes followed by its closing quote. A key with no quote,
+    /// backslash or control character in it, so the bytes are the whole string.
+    @inline(__always)
+    mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count - index > quoted.count,
+              memcmp(bytes.baseAddress! + index + 1, quoted.baseAddress!, quoted.count) == 0 else { return false }
+        index += 1 + quoted.count
+        return true
     }
 
     /// Enters an array at the cursor (after whitespace).

@@ -15,8 +15,29 @@ struct ScannedFields {
     private var internNext: [Int]
     static let internWays = 8
 
+    /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
+    /// at the cursor when the key is the one predicted.
+    private let quotedKeys: [UInt8]
+    private let quotedRanges: [Range<Int>]
+    /// The slots of the previous object's keys in their order (-1: a key the table does
+    /// not know): objects of an array are usually written with the same keys in the same
+    /// order, so the key at each position is first compared with that one.
+    private var order: [Int] = []
+
     init(_ table: FieldTable) {
         self.table = table
+        var quotedKeys: [UInt8] = []
+        var quotedRanges: [Range<Int>] = []
+        for key in table.keys {
+            precondition(!key.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "plain field names")
+            let start = quotedKeys.count
+            quotedKeys.append(contentsOf: key.utf8)
+            quotedKeys.append(UInt8(ascii: "\""))
+            quotedRanges.append(start..<quotedKeys.count)
+        }
+        self.quotedKeys = quotedKeys
+        self.quotedRanges = quotedRanges
+        order.reserveCapacity(32)
         values = Array(repeating: .absent, count: table.keys.count)
         internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
         internTexts = Array(repeating: "", count: table.keys.count * Self.internWays)
@@ -56,26 +77,49 @@ struct ScannedFields {
         try cursor.expect(UInt8(ascii: "{"))
         var unknownKeys = KeyList()
         var first = true
-        while let key = try cursor.nextKey(first: &first) {
-            if let slot = slot(key, cursor.bytes) {
-                try set(slot, try cursor.value())
+        var position = 0
+        while try cursor.toNextKey(first: &first) {
+            var slot = -1
+            if position < order.count, order[position] >= 0, skipPredictedKey(order[position], &cursor) {
+                slot = order[position]
             } else {
-                try unknownKeys.add(key, cursor.bytes)
-                try unknown(&cursor, key)
+                let (key, _) = try cursor.string()
+                if let known = self.slot(key, cursor.bytes) {
+                    slot = known
+                } else {
+                    try cursor.toValue()
+                    try unknownKeys.add(key, cursor.bytes)
+                    try unknown(&cursor, key)
+                }
+                remember(slot, at: position)
             }
+            if slot >= 0 {
+                try cursor.toValue()
+                try set(slot, try cursor.value())
+            }
+            position += 1
         }
+        if position < order.count { order.removeSubrange(position...) }
         return start..<cursor.index
     }
 
-    // MARK: Typed reads (FieldReader's rules)
+    /// True, with the cursor past the key, when the key at the cursor is `slot`'s.
+    @inline(__always)
+    private func skipPredictedKey(_ slot: Int, _ cursor: inout ByteCursor) -> Bool {
+        let range = quotedRanges[slot]
+        return quotedKeys.withUnsafeBufferPointer { cursor.skipKey(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
 
-    func optionalString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .string(let range, _): return Self.makeString(range, bytes)
-        default: throw Unsupported()
+    /// Records that the object's key at `position` was `slot`'s (-1: unknown), for the next object.
+    private mutating func remember(_ slot: Int, at position: Int) {
+        if position < order.count {
+            order[position] = slot
+        } else if position == order.count, position < 64 {
+            order.append(slot)
         }
     }
+
+    // MARK: Typed reads (FieldReader's rules; the others in ScannedFields+Typed)
 
     /// Like `optionalString`, remembering recent strings of the field for the next objects.
     mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
@@ -101,76 +145,9 @@ struct ScannedFields {
         }
     }
 
-    /// A non-empty string (`FieldReader.identifier`).
-    func identifier(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
-        guard let text = try optionalString(slot, bytes), !text.isEmpty else { throw Unsupported() }
-        return text
-    }
-
-    func optionalDate(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Date? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .string(let range, _):
-            guard let date = ISODate.parse(utf8: UnsafeBufferPointer(rebasing: bytes[range])) else { throw Unsupported() }
-            return date
-        default: throw Unsupported()
-        }
-    }
-
-    func optionalBool(_ slot: Int) throws(Unsupported) -> Bool? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .bool(let flag): return flag
-        default: throw Unsupported()
-        }
-    }
-
-    /// A finite number (`FieldReader.optionalNumber`: `Double` of the literal text).
-    func optionalNumber(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Double? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .number(let range):
-            guard let number = Double(Self.makeString(range, bytes)), number.isFinite else { throw Unsupported() }
-            return number
-        default: throw Unsupported()
-        }
-    }
-
-    /// A whole number (`FieldReader.optionalInt`: `Int` of the literal text).
-    func optionalInt(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Int? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .number(let range):
-            guard let number = Int(Self.makeString(range, bytes)) else { throw Unsupported() }
-            return number
-        default: throw Unsupported()
-        }
-    }
-
-    /// Absent, null or an object: the range of the object, if any.
-    func optionalObject(_ slot: Int) throws(Unsupported) -> Range<Int>? {
-        switch values[slot] {
-        case .absent, .null: return nil
-        case .object(let range): return range
-        default: throw Unsupported()
-        }
-    }
-
     /// The scanner accepted the bytes as UTF-8 already.
     @inline(__always)
     static func makeString(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-}
-
-/// The keys of one object that no table knows, for the duplicate-key check.
-struct KeyList {
-    private var keys: [Range<Int>] = []
-
-    /// Adds `key`; gives up when the object already had it, or has too many keys to compare.
-    mutating func add(_ key: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) {
-        guard keys.count < ByteCursor.maximumSkippedKeys else { throw Unsupported() }
-        for earlier in keys where ByteCursor.same(bytes, earlier, key) { throw Unsupported() }
-        keys.append(key)
     }
 }
