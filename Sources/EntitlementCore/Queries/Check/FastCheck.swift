@@ -45,11 +45,12 @@ struct FastCheck: Sendable {
         guard (try? scratch.reader.read(store.profilePath(for: userID))) == true else { return nil }
         let raw = scratch.reader.bytes
         guard raw.count > 0 else { return nil }
-        return answer(raw.bindMemory(to: UInt8.self), userID: userID, scanner: &scratch.scanner)
+        return Self.answer(raw.bindMemory(to: UInt8.self), userID: userID, engine: engine, at: date, scanner: &scratch.scanner)
     }
 
     /// The answer for the file bytes of `userID`'s profile, or nil when the full path must answer.
-    func answer(_ bytes: UnsafeBufferPointer<UInt8>, userID: String, scanner: inout CheckProfileScanner) -> (level: AccessLevel, profileID: String?)? {
+    static func answer(_ bytes: UnsafeBufferPointer<UInt8>, userID: String, engine: OneEntitlementEngine, at date: Date,
+                       scanner: inout CheckProfileScanner) -> (level: AccessLevel, profileID: String?)? {
         do {
             try scanner.scan(bytes)
         } catch {
