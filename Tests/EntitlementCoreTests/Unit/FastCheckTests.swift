@@ -148,3 +148,49 @@ extension Unit {
         }
     }
 }
+
+/// `check --stdin`'s lines with the fast path and without it, on a store on disk: the
+/// same bytes and exit codes for readable, damaged, misplaced and missing profiles.
+struct FastCheckStoreTests {
+    @Test func linesAreTheSameWithAndWithoutTheFastPath() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.store(config: String(decoding: JSONWriter().bytes(Unit.FastCheckTests.configuration.json), as: UTF8.self))
+        let store = EntitlementStore(root: root)
+        var random = SplitMix64(seed: 14_0016)
+        var users: [String] = []
+        for index in 0..<80 {
+            let user = ["u\(index)", "auth0|\(index)", "U\(index)@example.com"][index % 3]
+            let date = ProfileGenerator.instant(&random)
+            var profile = Unit.FastCheckTests.profile(&random, after: date, plain: index % 2 == 0)
+            profile.customerUserID = user
+            let bytes = JSONWriter().bytes(Unit.FastCheckTests.reshape(profile.json, &random))
+            try Data(bytes).write(to: URL(fileURLWithPath: store.profilePath(for: user)))
+            users.append(user)
+        }
+        try Data("{".utf8).write(to: URL(fileURLWithPath: store.profilePath(for: "broken")))
+        try Data(JSONWriter().bytes(Unit.Fixture.profile([]).json)).write(to: URL(fileURLWithPath: store.profilePath(for: "misplaced")))
+        users += ["broken", "misplaced", "nobody", "bad\u{7}id"]
+        let date = Unit.Fixture.date("2025-07-01T00:00:00Z")
+        for arguments in [["premium"], ["sports", "--environment", "sandbox"], ["premium", "--strict"], ["science", "--environment", "production"]] {
+            guard case .check(let command) = try Command.parse(["check", "--stdin"] + arguments) else { Issue.record("not a check"); return }
+            let configuration = try store.loadConfiguration()
+            let engine = StatusEngine(configuration: configuration, environment: command.environment)
+            let fast = try #require(FastCheck(store: store, configuration: configuration, entitlement: command.entitlement,
+                                              environment: command.environment, date: date))
+            defer { fast.close() }
+            func checker(_ fast: FastCheck?) -> LineChecker {
+                LineChecker(command: command, store: store, engine: engine, evaluatedAt: .string(ISODate.format(date)), date: date, terminal: false, fast: fast)
+            }
+            let scratch = fast.makeScratch()
+            // Most of these profiles take the fast path: the comparison is not between two full paths.
+            #expect(users.filter { fast.answer($0, scratch: scratch) != nil }.count > 30, "\(arguments)")
+            for (number, user) in users.enumerated() {
+                var fastBytes: [UInt8] = [], fullBytes: [UInt8] = [], rows: [[String]] = []
+                let fastCode = checker(fast).check(ArraySlice(user.utf8), number: number + 1, into: &fastBytes, rows: &rows, scratch: scratch)
+                let fullCode = checker(nil).check(ArraySlice(user.utf8), number: number + 1, into: &fullBytes, rows: &rows)
+                #expect(fastCode == fullCode, "\(arguments) \(user)")
+                #expect(fastBytes == fullBytes, "\(arguments) \(user): \(String(decoding: fastBytes, as: UTF8.self))")
+            }
+        }
+    }
+}
