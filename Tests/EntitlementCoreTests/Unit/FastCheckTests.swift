@@ -182,8 +182,8 @@ struct FastCheckStoreTests {
                 LineChecker(command: command, store: store, engine: engine, evaluatedAt: .string(ISODate.format(date)), date: date, terminal: false, fast: fast)
             }
             let scratch = fast.makeScratch()
-            // Most of these profiles take the fast path: the comparison is not between two full paths.
-            #expect(users.filter { fast.answer($0, scratch: scratch) != nil }.count > 30, "\(arguments)")
+            // Many of these profiles take the fast path (the fancy half mostly falls back): not two full paths compared.
+            #expect(users.filter { fast.answer($0, scratch: scratch) != nil }.count >= 15, "\(arguments)")
             for (number, user) in users.enumerated() {
                 var fastBytes: [UInt8] = [], fullBytes: [UInt8] = [], rows: [[String]] = []
                 let fastCode = checker(fast).check(ArraySlice(user.utf8), number: number + 1, into: &fastBytes, rows: &rows, scratch: scratch)
