@@ -138,6 +138,16 @@ public struct StatusEngine: Sendable {
         }
     }
 
+    /// The order of two access ends, where no end (lifetime) is the latest; nil when they are equal.
+    static func endOrder(_ a: Date?, _ b: Date?) -> Bool? {
+        switch (a, b) {
+        case (nil, .some): return false
+        case (.some, nil): return true
+        case (let x?, let y?) where x != y: return x < y
+        default: return nil
+        }
+    }
+
     /// Orders granting transactions so the winner is the maximum: lifetime, then
     /// latest effective expiry, then latest start, then transaction id.
     static func accessOrder(_ a: Consideration, _ b: Consideration) -> Bool {
@@ -148,12 +158,7 @@ public struct StatusEngine: Sendable {
             default: return nil
             }
         }
-        switch (end(a), end(b)) {
-        case (nil, .some): return false
-        case (.some, nil): return true
-        case (let x?, let y?) where x != y: return x < y
-        default: return recencyOrder(a.transaction, b.transaction)
-        }
+        return endOrder(end(a), end(b)) ?? recencyOrder(a.transaction, b.transaction)
     }
 
     /// Orders ended transactions by when their access would end: a superseded one ends

@@ -55,7 +55,7 @@ struct ProfileDecoder {
             let valueStart = cursor.index
             switch (slot, cursor.peek()) {
             case (4, UInt8(ascii: "{")):
-                try readAttributes()
+                try cursor.skipCustomAttributes()
                 try fields.set(slot, .object(valueStart..<cursor.index))
             case (5, UInt8(ascii: "[")):
                 transactions = try readTransactions()
@@ -86,19 +86,6 @@ struct ProfileDecoder {
         return profile
     }
 
-    /// `custom_attributes`: values are strings, numbers or null.
-    private mutating func readAttributes() throws(Unsupported) {
-        cursor.index += 1
-        var keys = KeyList()
-        var first = true
-        while let key = try cursor.nextKey(first: &first) {
-            try keys.add(key, cursor.bytes)
-            switch try cursor.value() {
-            case .string, .number, .null: continue
-            default: throw Unsupported()
-            }
-        }
-    }
 
     private mutating func readTransactions() throws(Unsupported) -> [Transaction] {
         var transactions: [Transaction] = []
@@ -150,5 +137,22 @@ struct ProfileDecoder {
     private struct StoreAndID: Hashable {
         var store: String
         var id: String
+    }
+}
+
+extension ByteCursor {
+    /// Skips `custom_attributes` (the cursor on its `{`), checking what the model requires:
+    /// values are strings, numbers or null, and no key repeats.
+    mutating func skipCustomAttributes() throws(Unsupported) {
+        index += 1
+        var keys = KeyList()
+        var first = true
+        while let key = try nextKey(first: &first) {
+            try keys.add(key, bytes)
+            switch try value() {
+            case .string, .number, .null: continue
+            default: throw Unsupported()
+            }
+        }
     }
 }

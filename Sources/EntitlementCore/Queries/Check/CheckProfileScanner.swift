@@ -54,7 +54,7 @@ struct CheckProfileScanner {
             let valueStart = cursor.index
             switch (slot, cursor.peek()) {
             case (4, UInt8(ascii: "{")):
-                try readAttributes(&cursor)
+                try cursor.skipCustomAttributes()
                 try topFields.set(slot, .object(valueStart..<cursor.index))
             case (5, UInt8(ascii: "[")):
                 try readTransactions(&cursor)
@@ -81,20 +81,6 @@ struct CheckProfileScanner {
         default: throw Unsupported()
         }
         if try topFields.optionalObject(6) == nil { renewals.removeAll(keepingCapacity: true) }
-    }
-
-    /// `custom_attributes`: values are strings, numbers or null.
-    private func readAttributes(_ cursor: inout ByteCursor) throws(Unsupported) {
-        cursor.index += 1
-        var keys = KeyList()
-        var first = true
-        while let key = try cursor.nextKey(first: &first) {
-            try keys.add(key, cursor.bytes)
-            switch try cursor.value() {
-            case .string, .number, .null: continue
-            default: throw Unsupported()
-            }
-        }
     }
 
     private mutating func readTransactions(_ cursor: inout ByteCursor) throws(Unsupported) {

@@ -43,12 +43,8 @@ extension OneEntitlementEngine {
             default: return nil
             }
         }
-        switch (end(a), end(b)) {
-        case (nil, .some): return false
-        case (.some, nil): return true
-        case (let x?, let y?) where x != y: return x < y
-        default: return Self.recencyOrder(known[a.index], known[a.index].expiresAt, known[b.index], known[b.index].expiresAt, bytes)
-        }
+        return StatusEngine.endOrder(end(a), end(b))
+            ?? Self.recencyOrder(known[a.index], known[a.index].expiresAt, known[b.index], known[b.index].expiresAt, bytes)
     }
 
     /// `StatusEngine.endedOrder`: a superseded candidate ends where it was superseded.
