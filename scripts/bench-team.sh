@@ -53,7 +53,8 @@ for N in "${SIZES[@]}"; do
     if [ ! -f "$TEAM/.git/bench-complete" ]; then
         log "team store of $N profiles"
         rm -rf "$TEAM" "$REMOTE" "$CLONE"
-        cp -al "$PLAIN" "$TEAM"
+        # The folder's contents, so that a store reached through a symbolic link is copied, not the link.
+        mkdir -p "$TEAM" && cp -al "$PLAIN/." "$TEAM"
         rm -f "$TEAM"/bench-peer.* "$TEAM"/bench-users.txt "$TEAM"/bench-manifest.json "$TEAM"/bench-transactions.tsv
         start=$(date +%s.%N)
         "$BIN" migrate --layout fanout --store "$TEAM" >&2 || die "migrate failed"

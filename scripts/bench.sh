@@ -392,7 +392,8 @@ support_benchmarks() {
     log "grant --stdin of $GRANT_IDS ids into a hard-link clone of the 100k store ($GRANT_RUNS runs)"
     for run in $(seq "$GRANT_RUNS"); do
         clone=$WORK/grant-clone-$run
-        cp -al "$source" "$clone" || { echo "bench.sh: cannot clone $source" >&2; return 0; }
+        # The folder's contents, so that a store reached through a symbolic link is copied, not the link.
+        mkdir -p "$clone" && cp -al "$source/." "$clone" || { echo "bench.sh: cannot clone $source" >&2; return 0; }
         sync  # the clone's new directories are not the grant's to write back
         start=$(date +%s.%N)
         /usr/bin/time -f %M -o "$WORK/grant-stdin.rss" "$BIN" grant --stdin premium --duration 7d --reason "bench outage" \
