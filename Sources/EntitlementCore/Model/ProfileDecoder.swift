@@ -36,6 +36,12 @@ struct ProfileDecoder {
         Profile.CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo,
     ].map(\.rawValue))
 
+    /// The slots of `fieldTable`, named for the byte decoder and the check scanner.
+    enum Slot {
+        static let schemaVersion = 0, profileID = 1, customerUserID = 2, createdAt = 3
+        static let customAttributes = 4, transactions = 5, renewalInfo = 6
+    }
+
     private mutating func profile() throws(Unsupported) -> Profile {
         // A document that starts with anything but an object (or a byte-order mark) goes to the tree path.
         cursor.skipWhitespace()
@@ -54,13 +60,13 @@ struct ProfileDecoder {
             }
             let valueStart = cursor.index
             switch (slot, cursor.peek()) {
-            case (4, UInt8(ascii: "{")):
+            case (Slot.customAttributes, UInt8(ascii: "{")):
                 try cursor.skipCustomAttributes()
                 try fields.set(slot, .object(valueStart..<cursor.index))
-            case (5, UInt8(ascii: "[")):
+            case (Slot.transactions, UInt8(ascii: "[")):
                 transactions = try readTransactions()
                 try fields.set(slot, .array(valueStart..<cursor.index))
-            case (6, UInt8(ascii: "{")):
+            case (Slot.renewalInfo, UInt8(ascii: "{")):
                 renewals = try readRenewals()
                 try fields.set(slot, .object(valueStart..<cursor.index))
             default:
@@ -71,15 +77,15 @@ struct ProfileDecoder {
         cursor.skipWhitespace()
         guard cursor.index == cursor.bytes.count else { throw Unsupported() }
         // The checks of `SchemaVersion.check` and `Profile(json:)`.
-        guard (try fields.optionalInt(0, cursor.bytes) ?? 1) == SchemaVersion.current else { throw Unsupported() }
-        var profile = Profile(profileID: try fields.optionalString(1, cursor.bytes), customerUserID: try fields.identifier(2, cursor.bytes),
-                              createdAt: try fields.optionalDate(3, cursor.bytes))
-        if let attributes = try fields.optionalObject(4) { profile.customAttributesStorage = RawObject(bytes: source, range: attributes) }
-        switch fields.values[5] {
+        guard (try fields.optionalInt(Slot.schemaVersion, cursor.bytes) ?? 1) == SchemaVersion.current else { throw Unsupported() }
+        var profile = Profile(profileID: try fields.optionalString(Slot.profileID, cursor.bytes), customerUserID: try fields.identifier(Slot.customerUserID, cursor.bytes),
+                              createdAt: try fields.optionalDate(Slot.createdAt, cursor.bytes))
+        if let attributes = try fields.optionalObject(Slot.customAttributes) { profile.customAttributesStorage = RawObject(bytes: source, range: attributes) }
+        switch fields.values[Slot.transactions] {
         case .absent, .null, .array: break
         default: throw Unsupported()
         }
-        _ = try fields.optionalObject(6)
+        _ = try fields.optionalObject(Slot.renewalInfo)
         profile.transactions = transactions
         profile.renewalInfo = renewals
         profile.rawStorage = RawObject(bytes: source, range: range)

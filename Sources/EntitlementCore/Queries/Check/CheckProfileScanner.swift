@@ -53,13 +53,13 @@ struct CheckProfileScanner {
             }
             let valueStart = cursor.index
             switch (slot, cursor.peek()) {
-            case (4, UInt8(ascii: "{")):
+            case (ProfileDecoder.Slot.customAttributes, UInt8(ascii: "{")):
                 try cursor.skipCustomAttributes()
                 try topFields.set(slot, .object(valueStart..<cursor.index))
-            case (5, UInt8(ascii: "[")):
+            case (ProfileDecoder.Slot.transactions, UInt8(ascii: "[")):
                 try readTransactions(&cursor)
                 try topFields.set(slot, .array(valueStart..<cursor.index))
-            case (6, UInt8(ascii: "{")):
+            case (ProfileDecoder.Slot.renewalInfo, UInt8(ascii: "{")):
                 try readRenewals(&cursor)
                 try topFields.set(slot, .object(valueStart..<cursor.index))
             default:
@@ -69,18 +69,18 @@ struct CheckProfileScanner {
         cursor.skipWhitespace()
         guard cursor.index == bytes.count else { throw Unsupported() }
         // The checks of `ProfileDecoder.profile()`.
-        guard (try topFields.optionalInt(0, bytes) ?? 1) == SchemaVersion.current else { throw Unsupported() }
-        profileID = try Self.optionalString(topFields.values[1])
-        guard let customer = try Self.optionalString(topFields.values[2]), !customer.isEmpty else { throw Unsupported() }
+        guard (try topFields.optionalInt(ProfileDecoder.Slot.schemaVersion, bytes) ?? 1) == SchemaVersion.current else { throw Unsupported() }
+        profileID = try Self.optionalString(topFields.values[ProfileDecoder.Slot.profileID])
+        guard let customer = try Self.optionalString(topFields.values[ProfileDecoder.Slot.customerUserID]), !customer.isEmpty else { throw Unsupported() }
         customerUserID = customer
-        _ = try topFields.optionalDate(3, bytes)
-        _ = try topFields.optionalObject(4)
-        switch topFields.values[5] {
+        _ = try topFields.optionalDate(ProfileDecoder.Slot.createdAt, bytes)
+        _ = try topFields.optionalObject(ProfileDecoder.Slot.customAttributes)
+        switch topFields.values[ProfileDecoder.Slot.transactions] {
         case .absent, .null: transactions.removeAll(keepingCapacity: true)
         case .array: break
         default: throw Unsupported()
         }
-        if try topFields.optionalObject(6) == nil { renewals.removeAll(keepingCapacity: true) }
+        if try topFields.optionalObject(ProfileDecoder.Slot.renewalInfo) == nil { renewals.removeAll(keepingCapacity: true) }
     }
 
     private mutating func readTransactions(_ cursor: inout ByteCursor) throws(Unsupported) {
