@@ -26,6 +26,22 @@ struct StoreHardeningTests {
         #expect(mkfifo(path, 0o600) == 0)
     }
 
+    /// The bulk grant's read-ahead is a hint: over a missing file, a FIFO, a folder, a link
+    /// and a profile it returns without hanging, and reads still see every file as it was.
+    @Test func readAheadSkipsWhatItCannotReadAndChangesNothing() throws {
+        let root = grantedStore()
+        let profile = root + "/profiles/alice.json"
+        let before = try Data(contentsOf: URL(fileURLWithPath: profile))
+        let fifo = root + "/profiles/fifo.json"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(symlink(profile, root + "/profiles/link.json") == 0)
+        let fileSystem = FileSystem.system
+        fileSystem.prefetch([root + "/profiles/missing.json", fifo, root + "/profiles", root + "/profiles/link.json", profile])
+        #expect(try fileSystem.readFile(profile) == Array(before))
+        #expect(throws: EntitlementError.self) { try fileSystem.readFile(fifo) }
+        #expect(try fileSystem.readFile(root + "/profiles/missing.json") == nil)
+    }
+
     @Test(arguments: ["profile", "config", "index", "scan", "lock"])
     func aFIFOInTheStoreIsRefusedWithoutHanging(_ place: String) throws {
         guard Binary.exists else { return }
