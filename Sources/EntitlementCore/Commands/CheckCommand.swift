@@ -97,50 +97,6 @@ public struct CheckCommand: RunnableCommand, Equatable {
         }
     }
 
-    func checkOne(_ lookup: ProfileLookup, store: EntitlementStore, date: Date, context: Context) throws(EntitlementError) -> ExitCode {
-        // The configuration is small, and reading it always means a broken store is
-        // reported (exit 4) even for a user without a profile.
-        let configuration = try store.loadConfiguration()
-        let profile = try lookup.load(from: store)
-        if strict {
-            guard profile != nil else { throw lookup.notFoundError }
-            if let unknown = unknownEntitlement(in: configuration, store: store) { throw .unknownEntitlement(unknown) }
-        } else if !quiet, let unknown = unknownEntitlement(in: configuration, store: store) {
-            // Still exit 1, as scripts expect, but a person sees why.
-            context.stderr.write(unknown.note)
-        }
-        let userID: String?
-        switch lookup {
-        case .user(let id): userID = profile?.customerUserID ?? id
-        case .profileID: userID = profile?.customerUserID
-        }
-        let evaluation: Evaluation
-        if let profile {
-            evaluation = StatusEngine(configuration: configuration, environment: environment).evaluate(entitlement, for: profile, at: date)
-        } else {
-            evaluation = Evaluation(accessLevel: AccessLevel(id: entitlement, state: .never), considerations: [], decision: "no profile for this user")
-        }
-        let level = evaluation.accessLevel
-        var object = level.json
-        object["customer_user_id"] = .string(userID)
-        object["profile_id"] = .string(profile?.profileID)
-        object["evaluated_at"] = .string(ISODate.format(date))
-        if explain { object["explanation"] = .object(ExplanationRenderer.json(evaluation)) }
-        if output.format == .jsonl {
-            context.stdout.write(JSONWriter(style: .compact).string(.object(object)) + "\n")
-        } else if output.format == .csv || output.format == .tsv {
-            let rows = (output.headers ? [CheckRecords.fieldNames] : []) + [CheckRecords.fields(object)]
-            context.stdout.write(rows.map { DelimitedText.line($0, format: output.format, terminal: context.stdout.isTerminal) }.joined())
-        } else if json {
-            context.stdout.write(JSONWriter().string(.object(object)))
-        } else if !quiet {
-            let style = Style(enabled: context.useColor)
-            context.stdout.write(AccessLevelText.checkLine(user: userID ?? lookup.displayName, level: level, at: date, hasProfile: profile != nil, style: style))
-            if explain { context.stdout.write(ExplanationRenderer.text(evaluation, at: date, style: style)) }
-        }
-        return level.isActive ? .success : .notEntitled
-    }
-
     /// The entitlement checked, when the configuration does not have it.
     func unknownEntitlement(in configuration: ProductConfiguration, store: EntitlementStore) -> UnknownEntitlement? {
         guard configuration.entitlement(entitlement) == nil else { return nil }

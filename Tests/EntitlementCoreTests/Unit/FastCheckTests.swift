@@ -152,8 +152,10 @@ extension Unit {
 /// `check --stdin`'s lines with the fast path and without it, on a store on disk: the
 /// same bytes and exit codes for readable, damaged, misplaced and missing profiles.
 struct FastCheckStoreTests {
-    @Test func linesAreTheSameWithAndWithoutTheFastPath() throws {
-        let directory = TemporaryDirectory()
+    /// A store of 80 generated profiles (half of them plain enough for the fast path), a
+    /// damaged file and a misplaced profile; the users to ask about, with two that have no
+    /// profile (one of them an id the store refuses).
+    static func store(in directory: TemporaryDirectory) throws -> (EntitlementStore, [String]) {
         let root = directory.store(config: String(decoding: JSONWriter().bytes(Unit.FastCheckTests.configuration.json), as: UTF8.self))
         let store = EntitlementStore(root: root)
         var random = SplitMix64(seed: 14_0016)
@@ -170,8 +172,16 @@ struct FastCheckStoreTests {
         try Data("{".utf8).write(to: URL(fileURLWithPath: store.profilePath(for: "broken")))
         try Data(JSONWriter().bytes(Unit.Fixture.profile([]).json)).write(to: URL(fileURLWithPath: store.profilePath(for: "misplaced")))
         users += ["broken", "misplaced", "nobody", "bad\u{7}id"]
+        return (store, users)
+    }
+
+    static let arguments = [["premium"], ["sports", "--environment", "sandbox"], ["premium", "--strict"], ["science", "--environment", "production"]]
+
+    @Test func linesAreTheSameWithAndWithoutTheFastPath() throws {
+        let directory = TemporaryDirectory()
+        let (store, users) = try Self.store(in: directory)
         let date = Unit.Fixture.date("2025-07-01T00:00:00Z")
-        for arguments in [["premium"], ["sports", "--environment", "sandbox"], ["premium", "--strict"], ["science", "--environment", "production"]] {
+        for arguments in Self.arguments {
             guard case .check(let command) = try Command.parse(["check", "--stdin"] + arguments) else { Issue.record("not a check"); return }
             let configuration = try store.loadConfiguration()
             let engine = StatusEngine(configuration: configuration, environment: command.environment)
@@ -192,5 +202,31 @@ struct FastCheckStoreTests {
                 #expect(fastBytes == fullBytes, "\(arguments) \(user): \(String(decoding: fastBytes, as: UTF8.self))")
             }
         }
+    }
+
+    /// `check USER` answers from the bytes too: wherever the fast path answers, its answer
+    /// is the full path's (the decoded profile and `StatusEngine`).
+    @Test func singleCheckAnswersAreTheSameWithAndWithoutTheFastPath() throws {
+        let directory = TemporaryDirectory()
+        let (store, users) = try Self.store(in: directory)
+        let configuration = try store.loadConfiguration()
+        for date in ["2025-07-01T00:00:00Z", "2026-01-15T12:00:00Z"].map(Unit.Fixture.date) {
+            for arguments in Self.arguments {
+                var answered = 0
+                for user in users where (try? UserID.validate(user)) != nil {
+                    guard case .check(let command) = try Command.parse(["check", user] + arguments) else { Issue.record("not a check"); return }
+                    guard let fast = command.fastAnswer(.user(user), store: store, configuration: configuration, date: date) else { continue }
+                    answered += 1
+                    let full = try command.fullAnswer(.user(user), store: store, configuration: configuration, date: date)
+                    #expect(fast.level == full.level, "\(arguments) \(user)")
+                    #expect(fast.userID == full.userID && fast.profileID == full.profileID && fast.hasProfile == full.hasProfile, "\(arguments) \(user)")
+                }
+                #expect(answered >= 15, "\(arguments)")
+            }
+        }
+        // --explain needs the engine's reasons, and a lookup by profile id the index: both take the full path.
+        guard case .check(let explained) = try Command.parse(["check", users[0], "--explain"]) else { Issue.record("not a check"); return }
+        #expect(explained.fastAnswer(.user(users[0]), store: store, configuration: configuration, date: Unit.Fixture.date("2025-07-01T00:00:00Z")) == nil)
+        #expect(explained.fastAnswer(.profileID("p"), store: store, configuration: configuration, date: Unit.Fixture.date("2025-07-01T00:00:00Z")) == nil)
     }
 }
