@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import EntitlementCore
 
@@ -23,5 +24,28 @@ struct SubprocessTests {
         let result = try #require(Subprocess.run(["sh", "-c", "echo done; exit 3"], environment: ["PATH": "/usr/bin:/bin"], input: input))
         #expect(result.status == 3)
         #expect(result.output == "done\n")
+    }
+
+    /// Both ends of every pipe are closed on exec, so a child started by another thread never
+    /// holds this run's pipes open (two runs at once then each waited for the other's input).
+    @Test func pipesAreClosedOnExec() throws {
+        let ends = try #require(Subprocess.makePipe())
+        defer { ends.forEach { close($0) } }
+        for fd in ends { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0) }
+    }
+
+    /// Runs at once from several threads, each echoing its own input through `cat`.
+    @Test(.timeLimit(.minutes(1)))
+    func runsAtOnceFromManyThreadsEachFinish() async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    let input = [UInt8](repeating: UInt8(index), count: 200_000)
+                    let result = Subprocess.run(["cat"], environment: ["PATH": "/usr/bin:/bin"], input: input)
+                    return result?.stdout == input
+                }
+            }
+            for try await echoed in group { #expect(echoed) }
+        }
     }
 }
