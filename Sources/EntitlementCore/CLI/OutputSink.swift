@@ -69,6 +69,17 @@ public final class OutputSink: Sendable {
         }
     }
 
+    /// Writes what `sink` holds, with the same buffering.
+    func write(_ sink: ByteSink) {
+        if discards { return }
+        sink.withBytes { bytes in
+            state.withLock { state in
+                state.buffer.append(contentsOf: bytes)
+                if state.buffer.count >= 64 * 1024 { flush(&state) }
+            }
+        }
+    }
+
     /// Writes out what is buffered (a no-op for captured sinks).
     public func flush() {
         state.withLock { flush(&$0) }

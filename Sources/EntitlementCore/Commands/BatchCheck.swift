@@ -189,13 +189,14 @@ struct LineChecker: Sendable {
             return nil
         }
         if !command.quiet {
-            var stream = JSONStream(style: .compact, continuing: out)
-            out = []  // the stream holds the only reference: appends do not copy
+            let sink = scratch?.line ?? ByteSink(capacity: 1024)
+            sink.removeAll()
+            var stream = JSONStream(style: .compact, into: sink)
             stream.beginObject()
             level.writeMembers(into: &stream, customerUserID: userID, evaluatedAt: date, line: line, profileID: .some(profileID))
             stream.endObject()
             stream.raw(0x0A)
-            out = stream.bytes
+            sink.withBytes { out.append(contentsOf: $0) }
         }
         return level.isActive ? .success : .notEntitled
     }

@@ -45,7 +45,7 @@ public struct StatusCommand: RunnableCommand, Equatable {
         let style = Style(enabled: context.useColor)
         switch output.format {
         case .json:
-            context.stdout.write(bytes: ProfileJSON.render(profile, engine: engine, at: date, explain: explain))
+            context.stdout.write(ProfileJSON.render(profile, engine: engine, at: date, explain: explain))
         case .table:
             context.stdout.write(ProfileText.render(profile, engine: engine, at: date, explain: explain, style: style,
                                                     headers: output.headers, width: context.outputWidth))

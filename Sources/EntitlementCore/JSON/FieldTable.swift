@@ -31,7 +31,7 @@ struct FieldTable: Sendable {
     init(_ keys: [String]) {
         precondition(keys.allSatisfy { $0.utf8.count <= Packed.capacity }, "field names are at most 32 bytes")
         self.keys = keys
-        var byLength = [[Int]](repeating: [], count: (keys.map(\.utf8.count).max() ?? 0) + 1)
+        var byLength = [[Int]](repeating: [], count: (keys.map { $0.utf8.count }.max() ?? 0) + 1)
         for (slot, key) in keys.enumerated() { byLength[key.utf8.count].append(slot) }
         self.byLength = byLength
         packed = keys.map { key in Array(key.utf8).withUnsafeBufferPointer { Packed($0)! } }

@@ -4,8 +4,10 @@ import FoundationEssentials
 /// building the tree: for output that is computed as it is written (`status --json`,
 /// `check --stdin`). The caller writes each object's keys in byte order (the writer's
 /// sorted order); debug builds check it.
+///
+/// The bytes go into a `ByteSink`: a stream is passed `inout` and never copied.
 struct JSONStream {
-    private(set) var bytes: [UInt8] = []
+    let sink: ByteSink
     let style: JSONWriter.Style
     private var depth = 0
     /// True until the open container has its first member.
@@ -16,14 +18,17 @@ struct JSONStream {
 
     init(style: JSONWriter.Style = .pretty, capacity: Int = 1024) {
         self.style = style
-        bytes.reserveCapacity(capacity)
+        sink = ByteSink(capacity: capacity)
     }
 
-    /// A stream that appends to `bytes` (take them back with `bytes`).
-    init(style: JSONWriter.Style, continuing bytes: [UInt8]) {
+    /// A stream that writes into `sink`, after what it holds (a batch reuses one sink).
+    init(style: JSONWriter.Style, into sink: ByteSink) {
         self.style = style
-        self.bytes = bytes
+        self.sink = sink
     }
+
+    /// A copy of the bytes written.
+    var bytes: [UInt8] { sink.array }
 
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -34,9 +39,9 @@ struct JSONStream {
     @inline(__always)
     mutating func key(_ key: StaticString) {
         startMember()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
+        sink.append(UInt8(ascii: "\""))
+        sink.append(key)
+        sink.append(UInt8(ascii: "\""))
         checkOrder(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         afterKey()
     }
@@ -44,7 +49,7 @@ struct JSONStream {
     /// A key that is not a literal (an entitlement or product id); literals take `key(_:)`.
     mutating func key(named key: String) {
         startMember()
-        Self.writeString(key, into: &bytes)
+        Self.writeString(key, into: sink)
         #if DEBUG
         let keyBytes = Array(key.utf8)
         keyBytes.withUnsafeBufferPointer { checkOrder($0) }
@@ -58,7 +63,25 @@ struct JSONStream {
     @inline(__always)
     mutating func string(_ text: String?) {
         guard let text else { return null() }
-        Self.writeString(text, into: &bytes)
+        Self.writeString(text, into: sink)
+    }
+
+    /// `writeString` into a sink.
+    @inline(__always)
+    static func writeString(_ text: String, into sink: ByteSink) {
+        var text = text
+        let plain = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            sink.append(UInt8(ascii: "\""))
+            sink.append(utf8)
+            sink.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain {
+            var escaped: [UInt8] = []
+            JSONWriter.writeString(text, into: &escaped)
+            sink.append(escaped)
+        }
     }
 
     /// `JSONWriter.writeString`, with the common case (nothing to escape) copied straight
@@ -85,39 +108,42 @@ struct JSONStream {
     @inline(__always)
     mutating func date(_ date: Date?) {
         guard let date else { return null() }
-        bytes.append(UInt8(ascii: "\""))
-        ISODate.append(date, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        sink.append(UInt8(ascii: "\""))
+        ISODate.append(date, to: sink)
+        sink.append(UInt8(ascii: "\""))
     }
 
     /// An integer, in decimal.
     mutating func int(_ number: Int) {
-        bytes.append(contentsOf: String(number).utf8)
+        var text = String(number)
+        text.withUTF8 { sink.append($0) }
     }
 
     /// A tree value, written by `JSONWriter` at this depth.
     mutating func value(_ value: JSONValue) {
+        var bytes: [UInt8] = []
         JSONWriter(style: style).write(value, indent: depth, into: &bytes)
+        sink.append(bytes)
     }
 
     /// Appends bytes written elsewhere (a newline between records).
-    mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+    mutating func raw(_ byte: UInt8) { sink.append(byte) }
 
     /// A value the caller writes itself, in this stream's spelling, at the current depth
     /// (a renderer's fast path for a large value).
-    mutating func value(writtenBy write: (_ depth: Int, _ bytes: inout [UInt8]) -> Void) {
-        write(depth, &bytes)
+    mutating func value(writtenBy write: (_ depth: Int, _ sink: ByteSink) -> Void) {
+        write(depth, sink)
     }
 
     // MARK: Layout
 
     @inline(__always)
     private mutating func literal(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        sink.append(text)
     }
 
     private mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
+        sink.append(bracket)
         depth += 1
         first = true
         #if DEBUG
@@ -128,7 +154,7 @@ struct JSONStream {
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if !first { newline() }
-        bytes.append(bracket)
+        sink.append(bracket)
         first = false
         #if DEBUG
         lastKeys.removeLast()
@@ -137,24 +163,24 @@ struct JSONStream {
 
     @inline(__always)
     private mutating func startMember() {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { sink.append(UInt8(ascii: ",")) }
         first = false
         newline()
     }
 
     @inline(__always)
     private mutating func afterKey() {
-        bytes.append(UInt8(ascii: ":"))
-        if style == .pretty { bytes.append(UInt8(ascii: " ")) }
+        sink.append(UInt8(ascii: ":"))
+        if style == .pretty { sink.append(UInt8(ascii: " ")) }
     }
 
     @inline(__always)
     private mutating func newline() {
         guard style == .pretty else { return }
-        bytes.append(0x0A)
+        sink.append(0x0A)
         let count = depth * 2
-        guard count <= Self.spaces.utf8CodeUnitCount else { return bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
-        bytes.append(contentsOf: UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
+        guard count <= Self.spaces.utf8CodeUnitCount else { return sink.append(Array(repeating: UInt8(ascii: " "), count: count)) }
+        sink.append(UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
     }
 
     private static let spaces: StaticString = "                                "

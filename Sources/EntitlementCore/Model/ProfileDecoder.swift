@@ -34,7 +34,7 @@ struct ProfileDecoder {
     /// The profile keys, by slot.
     static let fieldTable = FieldTable([
         Profile.CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo,
-    ].map(\.rawValue))
+    ].map { $0.rawValue })
 
     /// The slots of `fieldTable`, named for the byte decoder and the check scanner.
     enum Slot {

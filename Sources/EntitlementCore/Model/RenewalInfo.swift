@@ -16,7 +16,7 @@ public struct RenewalInfo: Equatable, Sendable {
     var rawStorage: RawObject
 
     /// The keys `init(json:)` reads, found in one pass.
-    static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map(\.rawValue))
+    static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map { $0.rawValue })
 
     public enum CodingKeys: String {
         case willRenew = "will_renew"
@@ -65,7 +65,7 @@ public struct RenewalInfo: Equatable, Sendable {
 
     /// Fields this version does not know (and `vendor`), as read: compared as a value.
     public var unknownFields: JSONObject {
-        let known = Set([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map(\.rawValue))
+        let known = Set([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map { $0.rawValue })
         return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
     }
 

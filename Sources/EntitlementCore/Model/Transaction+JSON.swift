@@ -52,7 +52,7 @@ extension Transaction {
     }
 
     /// The keys `init(json:)` reads.
-    static let fieldTable = FieldTable(CodingKeys.allCases.map(\.rawValue))
+    static let fieldTable = FieldTable(CodingKeys.allCases.map { $0.rawValue })
 
     /// The object to store: the raw object with the known fields written over it,
     /// so unknown fields and the file's own spelling of unchanged values survive.

@@ -9,7 +9,7 @@ extension ProfileJSON {
     /// values is one constant run (the three flags pick one of eight prefixes), the product's
     /// part is written once per product, and products are grouped without hashing while
     /// there are few of them.
-    static func appendNonSubscriptions(_ profile: Profile, depth: Int, to bytes: inout [UInt8]) {
+    static func appendNonSubscriptions(_ profile: Profile, depth: Int, to bytes: ByteSink) {
         let transactions = profile.transactions
         var purchases: [Int] = []
         purchases.reserveCapacity(transactions.count)
@@ -28,14 +28,14 @@ extension ProfileJSON {
             guard let productID = transactions[index].productID else { continue }
             groups.add(index, to: productID)
         }
-        guard !groups.products.isEmpty else { return append("{}", to: &bytes) }
+        guard !groups.products.isEmpty else { return bytes.append("{}") }
         let layout = PurchaseLayout(depth: depth)
         bytes.append(UInt8(ascii: "{"))
         for (number, slot) in groups.products.indices.sorted(by: { JSONKey.precedes(groups.products[$0], groups.products[$1]) }).enumerated() {
             if number > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: layout.productIndent)
-            JSONStream.writeString(groups.products[slot], into: &bytes)
-            append(": [", to: &bytes)
+            bytes.append(layout.productIndent)
+            JSONStream.writeString(groups.products[slot], into: bytes)
+            bytes.append(": [")
             var productPart = layout.productPrefix
             JSONStream.writeString(groups.products[slot], into: &productPart)
             productPart.append(contentsOf: layout.transactionPrefix)
@@ -44,26 +44,23 @@ extension ProfileJSON {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 let flags = (transaction.type.is(.consumablePurchase) ? 4 : 0) | (transaction.revokedAt != nil ? 2 : 0)
                     | (transaction.environment == .sandbox ? 1 : 0)
-                bytes.append(contentsOf: layout.openings[flags])
-                JSONStream.writeString(transaction.transactionID, into: &bytes)
-                bytes.append(contentsOf: layout.purchasedAt)
-                ISODate.append(transaction.purchasedAt, to: &bytes)
-                bytes.append(contentsOf: layout.store)
-                JSONStream.writeString(transaction.store.rawValue, into: &bytes)
-                bytes.append(contentsOf: layout.originalID)
-                JSONStream.writeString(transaction.originalTransactionID, into: &bytes)
-                bytes.append(contentsOf: productPart)
-                JSONStream.writeString(transaction.transactionID, into: &bytes)
-                bytes.append(contentsOf: layout.closing)
+                bytes.append(layout.openings[flags])
+                JSONStream.writeString(transaction.transactionID, into: bytes)
+                bytes.append(layout.purchasedAt)
+                ISODate.append(transaction.purchasedAt, to: bytes)
+                bytes.append(layout.store)
+                JSONStream.writeString(transaction.store.rawValue, into: bytes)
+                bytes.append(layout.originalID)
+                JSONStream.writeString(transaction.originalTransactionID, into: bytes)
+                bytes.append(productPart)
+                JSONStream.writeString(transaction.transactionID, into: bytes)
+                bytes.append(layout.closing)
             }
-            bytes.append(contentsOf: layout.productClosing)
+            bytes.append(layout.productClosing)
         }
-        bytes.append(contentsOf: layout.objectClosing)
+        bytes.append(layout.objectClosing)
     }
 
-    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
 }
 
 /// Purchases by product id, in order of first appearance.

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// would otherwise build (and free) a tree of as many objects only to print it.
 enum ProfileJSON {
     /// The document, pretty-printed and ending in a newline.
-    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> [UInt8] {
+    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> ByteSink {
         // Everything is shown as known at `date`; the engine gets the whole profile so
         // `--explain` can name what was left out.
         let basis = EvaluationBasis(fullProfile, at: date)
@@ -40,7 +40,7 @@ enum ProfileJSON {
         }
         out.key("non_subscriptions")
         if out.style == .pretty {
-            out.value { depth, bytes in appendNonSubscriptions(profile, depth: depth, to: &bytes) }
+            out.value { depth, sink in appendNonSubscriptions(profile, depth: depth, to: sink) }
         } else {
             writeNonSubscriptions(profile, into: &out)
         }
@@ -50,7 +50,7 @@ enum ProfileJSON {
         out.key("total_revenue_usd"); out.value(.double(totalRevenueUSD(profile)))
         out.endObject()
         out.raw(0x0A)
-        return out.bytes
+        return out.sink
     }
 
     /// The latest transaction of each subscription product, keyed by product id.

@@ -96,6 +96,17 @@ public enum ISODate {
         }
     }
 
+    /// Appends `format(date)`'s UTF-8 to `sink`, written in place for real dates.
+    static func append(_ date: Date, to sink: ByteSink) {
+        let parts = Parts(date)
+        guard (0...9999).contains(parts.civil.year) else {
+            var text = slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros)
+            text.withUTF8 { sink.append($0) }
+            return
+        }
+        sink.write(atMost: 27) { parts.write(into: $0) }
+    }
+
     /// A date split into what `format` writes.
     private struct Parts {
         var civil: (year: Int, month: Int, day: Int)

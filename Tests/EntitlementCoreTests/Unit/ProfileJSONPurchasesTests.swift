@@ -40,7 +40,7 @@ extension Unit {
                         copied.beginObject(); copied.key("a")
                     }
                     ProfileJSON.writeNonSubscriptions(profile, into: &streamed)
-                    copied.value { depth, bytes in ProfileJSON.appendNonSubscriptions(profile, depth: depth, to: &bytes) }
+                    copied.value { depth, sink in ProfileJSON.appendNonSubscriptions(profile, depth: depth, to: sink) }
                     for _ in 0..<depth {
                         streamed.endObject()
                         copied.endObject()
@@ -51,9 +51,9 @@ extension Unit {
         }
 
         @Test func noPurchasesIsAnEmptyObject() {
-            var bytes: [UInt8] = []
-            ProfileJSON.appendNonSubscriptions(Unit.Fixture.profile([]), depth: 1, to: &bytes)
-            #expect(bytes == Array("{}".utf8))
+            let sink = ByteSink()
+            ProfileJSON.appendNonSubscriptions(Unit.Fixture.profile([]), depth: 1, to: sink)
+            #expect(sink.array == Array("{}".utf8))
         }
     }
 }

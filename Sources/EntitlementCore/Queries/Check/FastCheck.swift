@@ -29,11 +29,13 @@ struct FastCheck: Sendable {
 
     func close() { ProfileFileReader.closeDirectory(directory) }
 
-    /// What one thread reuses from user to user: the file buffer and the scanner's arrays.
+    /// What one thread reuses from user to user: the file buffer, the scanner's arrays and
+    /// the buffer of the answer's JSON line.
     /// Unchecked: each is used by one thread at a time (one per part of a chunk).
     final class Scratch: @unchecked Sendable {
         let reader: ProfileFileReader
         var scanner = CheckProfileScanner()
+        let line = ByteSink(capacity: 1024)
 
         init(_ check: FastCheck) { reader = ProfileFileReader(directory: check.directory, directoryPath: check.store.profilesPath) }
     }

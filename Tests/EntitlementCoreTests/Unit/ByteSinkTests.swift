@@ -1,0 +1,61 @@
+import Testing
+@testable import EntitlementCore
+
+extension Unit {
+    /// `ByteSink`, `JSONStream`'s storage, holds exactly what an array appended the same
+    /// bytes would, through every way of writing and every growth.
+    struct ByteSinkTests {
+        @Test func holdsWhatAnArrayWouldOverGeneratedWrites() {
+            var random = SplitMix64(seed: 14_0020)
+            for round in 0..<200 {
+                let sink = ByteSink(capacity: round % 7)  // tiny capacities: many growths
+                var expected: [UInt8] = []
+                for _ in 0..<ProfileGenerator.draw(&random, 300) {
+                    let length = ProfileGenerator.draw(&random, 100)
+                    let chunk = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                    switch ProfileGenerator.draw(&random, 5) {
+                    case 0:
+                        sink.append(chunk.first ?? 0)
+                        expected.append(chunk.first ?? 0)
+                    case 1:
+                        chunk.withUnsafeBufferPointer { sink.append($0) }
+                        expected += chunk
+                    case 2:
+                        sink.append(chunk)
+                        expected += chunk
+                    case 3:
+                        sink.append("static")
+                        expected += Array("static".utf8)
+                    default:
+                        // Room lent for the whole chunk, a prefix of it written.
+                        let written = length / 2
+                        sink.write(atMost: length) { room in
+                            for index in 0..<written { room[index] = chunk[index] }
+                            return written
+                        }
+                        expected += chunk[..<written]
+                    }
+                    #expect(sink.count == expected.count)
+                }
+                #expect(sink.array == expected, "round \(round)")
+                sink.removeAll()
+                #expect(sink.count == 0 && sink.array.isEmpty)
+                sink.append("again")
+                #expect(sink.array == Array("again".utf8))
+            }
+        }
+
+        /// Two streams over one sink write one after the other (a batch's lines).
+        @Test func streamsShareASinkInOrder() {
+            let sink = ByteSink(capacity: 1)
+            for id in ["a", "b"] {
+                var stream = JSONStream(style: .compact, into: sink)
+                stream.beginObject()
+                stream.key("id"); stream.string(id)
+                stream.endObject()
+                stream.raw(0x0A)
+            }
+            #expect(String(decoding: sink.array, as: UTF8.self) == "{\"id\":\"a\"}\n{\"id\":\"b\"}\n")
+        }
+    }
+}
