@@ -69,13 +69,20 @@ public final class OutputSink: Sendable {
         }
     }
 
-    /// Writes what `sink` holds, with the same buffering.
+    /// Writes what `sink` holds: into the buffer when it is small; when it is large (a
+    /// `status --json` of thousands of transactions), straight from the sink after what
+    /// is buffered, with no copy.
     func write(_ sink: ByteSink) {
         if discards { return }
         sink.withBytes { bytes in
             state.withLock { state in
-                state.buffer.append(contentsOf: bytes)
-                if state.buffer.count >= 64 * 1024 { flush(&state) }
+                if let fd, bytes.count >= 64 * 1024 {
+                    flush(&state)
+                    writeOut(UnsafeRawBufferPointer(bytes), to: fd, &state)
+                } else {
+                    state.buffer.append(contentsOf: bytes)
+                    if state.buffer.count >= 64 * 1024 { flush(&state) }
+                }
             }
         }
     }
@@ -88,12 +95,17 @@ public final class OutputSink: Sendable {
     private func flush(_ state: inout State) {
         if state.closed { state.buffer.removeAll(keepingCapacity: true) }
         guard let fd, !state.buffer.isEmpty else { return }
-        let result = state.buffer.withUnsafeBytes { raw in
-            Result { () throws(SystemError) in
-                var offset = 0
-                while offset < raw.count {
-                    offset += try syscall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
-                }
+        state.buffer.withUnsafeBytes { writeOut(UnsafeRawBufferPointer($0), to: fd, &state) }
+        state.buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `raw` to `fd` whole, noting the first error (or the reader gone) in `state`.
+    private func writeOut(_ raw: UnsafeRawBufferPointer, to fd: Int32, _ state: inout State) {
+        guard !state.closed, raw.count > 0 else { return }
+        let result = Result { () throws(SystemError) in
+            var offset = 0
+            while offset < raw.count {
+                offset += try syscall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
             }
         }
         // A closed pipe is EPIPE here (the executable ignores SIGPIPE): the reader is done,
@@ -105,7 +117,6 @@ public final class OutputSink: Sendable {
                 state.writeError = error.message
             }
         }
-        state.buffer.removeAll(keepingCapacity: true)
     }
 
     /// Everything written so far (captured sinks only).

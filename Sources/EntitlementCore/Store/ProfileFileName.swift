@@ -9,14 +9,14 @@ public enum ProfileFileName {
     public static func name(for id: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(id.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        let hex: StaticString = "0123456789ABCDEF"
         for (offset, byte) in id.utf8.enumerated() {
             if isKept(byte), !(offset == 0 && byte == UInt8(ascii: ".")) {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(hex.utf8Start[Int(byte >> 4)])
+                out.append(hex.utf8Start[Int(byte & 0x0F)])
             }
             if out.count > maximumEscapedLength { return "~" + SHA256.hexDigest(id.utf8) }
         }

@@ -34,8 +34,12 @@ final class ProfileFileReader {
 
     static func closeDirectory(_ directory: Int32) { _ = Glibc.close(directory) }
 
+    /// The profiles folder's path, for messages.
+    let directoryPath: String
+
     init(directory: Int32, directoryPath: String) {
         self.directory = directory
+        self.directoryPath = directoryPath
         prefixLength = directoryPath.utf8.count + 1
     }
 
@@ -46,19 +50,34 @@ final class ProfileFileReader {
         let opened = Result { () throws(SystemError) -> Int32 in
             try syscall("open") { path.withUTF8 { relativeOpen(directory, $0, from: prefixLength) } }
         }
+        return try read(opened, path: path)
+    }
+
+    /// Reads the file `name` names relative to the folder (`NAME.json`, or `ab/cd/NAME.json`
+    /// in the fanout layout), with no full path built; false when it does not exist.
+    func read(relative name: String) throws(EntitlementError) -> Bool {
+        let directory = self.directory
+        var name = name
+        let opened = Result { () throws(SystemError) -> Int32 in
+            try syscall("open") { name.withUTF8 { relativeOpen(directory, $0, from: 0) } }
+        }
+        return try read(opened, path: "\(directoryPath)/\(name)")
+    }
+
+    private func read(_ opened: Result<Int32, SystemError>, path: @autoclosure () -> String) throws(EntitlementError) -> Bool {
         let fd: Int32
         switch opened {
         case .success(let value): fd = value
         case .failure(let error):
             if error.code == ENOENT || error.code == ENOTDIR { return false }
-            if error.code == ELOOP { throw StorePolicy.symlinkRefused(path) }
-            throw .io(path: path, message: "cannot open: \(error.message)")
+            if error.code == ELOOP { throw StorePolicy.symlinkRefused(path()) }
+            throw .io(path: path(), message: "cannot open: \(error.message)")
         }
         defer { _ = Glibc.close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .io(path: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &status) == 0 else { throw .io(path: path(), message: "cannot stat: \(String(cString: strerror(errno)))") }
         let kind = status.st_mode & S_IFMT
-        guard kind == S_IFREG else { throw StorePolicy.notRegular(path, kind: kind) }
+        guard kind == S_IFREG else { throw StorePolicy.notRegular(path(), kind: kind) }
         try readAll(fd, path: path, sizeHint: Int(status.st_size))
         return true
     }
@@ -66,7 +85,7 @@ final class ProfileFileReader {
     /// Reads to the end; one byte more than the size is asked for, so a file that grew is
     /// read whole. A read that returns the whole size and less than was asked for is at the
     /// end (a regular file's reads are short only there), so no second read confirms it.
-    private func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(EntitlementError) {
+    private func readAll(_ fd: Int32, path: () -> String, sizeHint: Int) throws(EntitlementError) {
         count = 0
         if buffer.count < sizeHint + 1 { grow(to: sizeHint + 1) }
         while true {
@@ -78,7 +97,7 @@ final class ProfileFileReader {
                 count += got
                 if got < room, count == sizeHint { return }
             } catch {
-                throw .io(path: path, message: "cannot read: \(error.message)")
+                throw .io(path: path(), message: "cannot read: \(error.message)")
             }
         }
     }

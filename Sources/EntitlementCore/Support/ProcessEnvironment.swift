@@ -8,7 +8,10 @@ import Glibc
 /// runs grapheme breaking over every byte, which cost a sixth of a whole `check`.
 public enum ProcessEnvironment {
     public static func current() -> [String: String] {
-        var result: [String: String] = [:]
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        // Sized once: growing it entry by entry rehashed every key several times.
+        var result = [String: String](minimumCapacity: count)
         var pointer = environ
         while let entry = pointer.pointee {
             let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))

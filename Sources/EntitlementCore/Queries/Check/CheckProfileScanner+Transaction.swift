@@ -43,11 +43,14 @@ extension CheckProfileScanner {
             isFamilySharing: ownership.map { Self.equals(bytes, $0, "family_sharing") } ?? false,
             hasOfferCode: !(offerCode?.isEmpty ?? true), isUpgraded: try fields.optionalBool(T.isUpgraded))
         // The other fields: only their types are checked, as the decoder reads them.
-        for slot in [T.revokedBy, T.currency, T.grantedBy, T.reason, T.idempotencyKey] { _ = try Self.optionalString(fields.values[slot]) }
+        for slot in Self.typeCheckedStrings { _ = try Self.optionalString(fields.values[slot]) }
         try Self.checkNumber(fields.values[T.price], bytes)
         _ = try fields.optionalObject(T.vendor)
         return transaction
     }
+
+    /// The string fields whose type alone is checked (built once: a literal here was an array a transaction).
+    static let typeCheckedStrings = [T.revokedBy, T.currency, T.grantedBy, T.reason, T.idempotencyKey]
 
     /// A string's range, nil when absent or null; anything else gives up.
     @inline(__always)

@@ -15,6 +15,8 @@ struct FastCheck: Sendable {
     let date: Date
     /// The store's profiles folder, open for `openat`; closed by `close()`.
     let directory: Int32
+    /// How the store names its profile files (read with the configuration).
+    let layout: ProfileLayout
 
     /// Nil when the fast path cannot stand in for the full one (an entitlement or product id
     /// outside ASCII) or the profiles folder cannot be opened.
@@ -25,6 +27,7 @@ struct FastCheck: Sendable {
         self.engine = engine
         self.date = date
         self.directory = directory
+        layout = store.layout
     }
 
     func close() { ProfileFileReader.closeDirectory(directory) }
@@ -44,7 +47,8 @@ struct FastCheck: Sendable {
 
     /// The access level and `profile_id` of `userID`, or nil when the full path must answer.
     func answer(_ userID: String, scratch: Scratch) -> (level: AccessLevel, profileID: String?)? {
-        guard (try? scratch.reader.read(store.profilePath(for: userID))) == true else { return nil }
+        let name = layout.relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json")
+        guard (try? scratch.reader.read(relative: name)) == true else { return nil }
         let raw = scratch.reader.bytes
         guard raw.count > 0 else { return nil }
         return Self.answer(raw.bindMemory(to: UInt8.self), userID: userID, engine: engine, at: date, scanner: &scratch.scanner)

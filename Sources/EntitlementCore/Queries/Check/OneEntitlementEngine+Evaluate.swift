@@ -31,6 +31,7 @@ extension OneEntitlementEngine {
         scanner.makeKnown(at: date, bytes)
         let known = scanner.transactions
         var candidates: [Candidate] = []
+        candidates.reserveCapacity(known.count)
         for index in known.indices where unlocks(known[index], bytes) {
             let supersession = Self.supersession(of: index, in: known, bytes)
             candidates.append(Candidate(index: index, verdict: .consumable, end: Self.end(of: known[index], supersession), supersededAt: supersession))
