@@ -107,7 +107,7 @@ struct ByteCursor {
     @inline(__always)
     mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count - index > quoted.count,
-              memcmp(bytes.baseAddress! + index + 1, quoted.baseAddress!, quoted.count) == 0 else { return false }
+              ShortBytes.equal(bytes.baseAddress! + index + 1, quoted.baseAddress!, count: quoted.count) else { return false }
         index += 1 + quoted.count
         return true
     }
@@ -139,13 +139,13 @@ struct ByteCursor {
 
     @inline(__always)
     static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && (a.isEmpty || memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0)
+        a.count == b.count && (a.isEmpty || ShortBytes.equal(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, count: a.count))
     }
 
     /// True when the range holds exactly `text`'s bytes.
     @inline(__always)
     func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
+        range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
 
     // MARK: Values

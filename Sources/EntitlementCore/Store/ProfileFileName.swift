@@ -7,20 +7,37 @@ public enum ProfileFileName {
 
     /// The base name (without `.json`) for `id`; `id` must not be empty.
     public static func name(for id: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(id.utf8.count)
-        let hex: StaticString = "0123456789ABCDEF"
-        for (offset, byte) in id.utf8.enumerated() {
-            if isKept(byte), !(offset == 0 && byte == UInt8(ascii: ".")) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex.utf8Start[Int(byte >> 4)])
-                out.append(hex.utf8Start[Int(byte & 0x0F)])
+        var id = id
+        let escaped = id.withUTF8 { utf8 -> String? in
+            // The length first, so the name is written in one go (`check` makes one per user).
+            var length = 0
+            for offset in utf8.indices { length += isKeptAt(offset, utf8[offset]) ? 1 : 3 }
+            guard length <= maximumEscapedLength else { return nil }
+            let hex: StaticString = "0123456789ABCDEF"
+            return String(unsafeUninitializedCapacity: length) { out in
+                var at = 0
+                for offset in utf8.indices {
+                    let byte = utf8[offset]
+                    if isKeptAt(offset, byte) {
+                        out[at] = byte
+                        at += 1
+                    } else {
+                        out[at] = UInt8(ascii: "%")
+                        out[at + 1] = hex.utf8Start[Int(byte >> 4)]
+                        out[at + 2] = hex.utf8Start[Int(byte & 0x0F)]
+                        at += 3
+                    }
+                }
+                return at
             }
-            if out.count > maximumEscapedLength { return "~" + SHA256.hexDigest(id.utf8) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return escaped ?? "~" + SHA256.hexDigest(id.utf8)
+    }
+
+    /// Whether the byte at `offset` of an id stays as it is (a leading dot never does).
+    @inline(__always)
+    private static func isKeptAt(_ offset: Int, _ byte: UInt8) -> Bool {
+        isKept(byte) && !(offset == 0 && byte == UInt8(ascii: "."))
     }
 
     /// `id` escaped by the same rule, never in the SHA-256 form (nil when it would be longer

@@ -89,6 +89,6 @@ extension CheckProfileScanner {
 
     @inline(__always)
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
+        range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
 }
