@@ -128,7 +128,7 @@ struct LineChecker: Sendable {
         // The same rules as `check USER` (UserID): valid UTF-8, at most 4096 bytes.
         switch Result(catching: { () throws(UserID.Problem) in try UserID.validate(bytes: line) }) {
         case .success(let userID):
-            if [.json, .jsonl].contains(command.output.format), let answer = streamedAnswer(userID, line: number, into: &out, scratch: scratch) {
+            if command.output.format == .jsonl || command.output.format == .json, let answer = streamedAnswer(userID, line: number, into: &out, scratch: scratch) {
                 return answer
             }
             do {
