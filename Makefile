@@ -19,8 +19,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
 	-Xswiftc -DENTITLEMENT_STATIC_EXECUTABLE -Xlinker --fatal-warnings \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The store generator uses Foundation; it is built apart so that it never shares (and
-# rebuilds) the release build directory.
-TOOLS_FLAGS   := -c release --static-swift-stdlib --scratch-path .build-tools
+# rebuilds) the release build directory. It links the toolchain's Swift libraries
+# dynamically: linked statically, Foundation's temporary-file code made glibc warn about
+# `mktemp` at link time, and any link warning now fails its build as well.
+TOOLS_FLAGS   := -c release --scratch-path .build-tools -Xlinker --fatal-warnings
 
 .PHONY: build test demo install man release bench bench-quick bench-store bench-team stress fuzz clean
 

@@ -75,8 +75,9 @@ make release >&2 || die "make release failed"
 BIN_DIR=$(swift build -c release --show-bin-path)
 BIN=$BIN_DIR/entitlement
 log "building entitlement-bench-store"
-# Built apart from the release binary (as `make bench-store` does): it uses Foundation.
-TOOLS=(-c release --static-swift-stdlib --scratch-path .build-tools)
+# Built apart from the release binary, with the flags of `make bench-store` (Makefile,
+# TOOLS_FLAGS): it uses Foundation, linked dynamically, and a link warning fails the build.
+TOOLS=(-c release --scratch-path .build-tools -Xlinker --fatal-warnings)
 swift build "${TOOLS[@]}" --product entitlement-bench-store >&2 || die "building the store generator failed"
 GEN=$(swift build "${TOOLS[@]}" --show-bin-path)/entitlement-bench-store
 
