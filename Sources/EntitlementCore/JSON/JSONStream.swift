@@ -66,7 +66,8 @@ struct JSONStream {
         Self.writeString(text, into: sink)
     }
 
-    /// `writeString` into a sink.
+    /// `JSONWriter.writeString` into a sink, with the common case (nothing to escape)
+    /// copied straight from the string's storage.
     @inline(__always)
     static func writeString(_ text: String, into sink: ByteSink) {
         var text = text
@@ -82,21 +83,6 @@ struct JSONStream {
             JSONWriter.writeString(text, into: &escaped)
             sink.append(escaped)
         }
-    }
-
-    /// `JSONWriter.writeString`, with the common case (nothing to escape) copied straight
-    /// from the string's storage.
-    @inline(__always)
-    static func writeString(_ text: String, into bytes: inout [UInt8]) {
-        var text = text
-        let plain = text.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
-        if !plain { JSONWriter.writeString(text, into: &bytes) }
     }
 
     @inline(__always)

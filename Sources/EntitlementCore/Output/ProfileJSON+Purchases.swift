@@ -37,7 +37,7 @@ extension ProfileJSON {
             JSONStream.writeString(groups.products[slot], into: bytes)
             bytes.append(": [")
             var productPart = layout.productPrefix
-            JSONStream.writeString(groups.products[slot], into: &productPart)
+            JSONWriter.writeString(groups.products[slot], into: &productPart)
             productPart.append(contentsOf: layout.transactionPrefix)
             for (position, index) in groups.members[slot].enumerated() {
                 let transaction = transactions[index]

@@ -38,7 +38,7 @@ public struct EntitlementStore: Sendable {
 
     /// `profiles/NAME.json`, or `profiles/ab/cd/NAME.json` in the fanout layout.
     func relativeProfilePath(for userID: String) -> String {
-        "\(Self.profilesDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json"))"
+        "\(Self.profilesDirectory)/\(layout.profileFile(for: userID))"
     }
 
     func profileIDIndexPath(for profileID: String) -> String {

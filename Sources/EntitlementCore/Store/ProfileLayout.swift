@@ -22,6 +22,11 @@ public enum ProfileLayout: String, CaseIterable, Sendable {
             return "\(digest.prefix(2))/\(digest.dropFirst(2).prefix(2))/\(name)\(suffix)"
         }
     }
+
+    /// The profile file of `userID` below `profiles/`: `NAME.json` or `ab/cd/NAME.json`.
+    func profileFile(for userID: String) -> String {
+        relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json")
+    }
 }
 
 /// The layout a store's configuration named, remembered once read (read commands load the

@@ -111,19 +111,6 @@ public enum ISODate {
         return String(unsafeUninitializedCapacity: parts.length) { parts.write(into: $0) }
     }
 
-    /// Appends `format(date)`'s UTF-8 to `bytes`, with no intermediate string for real dates.
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
-        let parts = Parts(date)
-        guard (0...9999).contains(parts.civil.year) else {
-            bytes.append(contentsOf: slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros).utf8)
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
-            let count = parts.write(into: buffer)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
-    }
-
     /// Appends `format(date)`'s UTF-8 to `sink`, written in place for real dates.
     static func append(_ date: Date, to sink: ByteSink) {
         let parts = Parts(date)

@@ -194,6 +194,39 @@ struct StoreHardeningTests {
         }
     }
 
+    /// A `status --json` larger than the output buffer is written straight from its render
+    /// buffer: all of it, the same bytes as the buffered path gives, and a reader already gone
+    /// still ends the run quietly with 141.
+    @Test func aLargeStatusIsWrittenWholeAndStopsQuietlyAtAClosedPipe() throws {
+        guard Binary.exists else { return }
+        let root = grantedStore()
+        let purchases = (0..<1_500).map { index in
+            Unit.Fixture.purchase("c\(index)", product: "com.example.coins", type: .consumablePurchase, from: "2025-03-01T00:00:00Z", to: nil)
+        }
+        let profile = Unit.Fixture.profile(purchases, user: "heavy")
+        try Data(JSONWriter().bytes(profile.json)).write(to: URL(fileURLWithPath: EntitlementStore(root: root).profilePath(for: "heavy")))
+        let arguments = ["status", "heavy", "--json", "--at", "2026-01-15T12:00:00Z", "--store", root]
+        let buffered = runCLI(arguments)
+        #expect(buffered.exitCode == 0)
+        #expect(buffered.stdout.utf8.count > 64 * 1024, "large enough for the direct write")
+        for readerGone in [false, true] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = arguments
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            if readerGone { try output.fileHandleForReading.close() }
+            try process.run()
+            let written = readerGone ? Data() : output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == (readerGone ? 141 : 0), "reader gone: \(readerGone)")
+            #expect(stderr.isEmpty, "\(stderr)")
+            if !readerGone { #expect(String(decoding: written, as: UTF8.self) == buffered.stdout) }
+        }
+    }
+
     /// Through a shell, as people meet it: `status --json | head -c 100` prints its 100 bytes,
     /// nothing on stderr, and pipefail reports 141.
     @Test func headClosingThePipeIsSilentInAShell() throws {

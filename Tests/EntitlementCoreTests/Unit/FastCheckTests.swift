@@ -224,9 +224,16 @@ struct FastCheckStoreTests {
                 #expect(answered >= 15, "\(arguments)")
             }
         }
-        // --explain needs the engine's reasons, and a lookup by profile id the index: both take the full path.
-        guard case .check(let explained) = try Command.parse(["check", users[0], "--explain"]) else { Issue.record("not a check"); return }
-        #expect(explained.fastAnswer(.user(users[0]), store: store, configuration: configuration, date: Unit.Fixture.date("2025-07-01T00:00:00Z")) == nil)
-        #expect(explained.fastAnswer(.profileID("p"), store: store, configuration: configuration, date: Unit.Fixture.date("2025-07-01T00:00:00Z")) == nil)
+        // --explain needs the engine's reasons, and a lookup by profile id the index: both take the
+        // full path, for a user the fast path answers otherwise.
+        let date = Unit.Fixture.date("2025-07-01T00:00:00Z")
+        let plain = try #require(users.first { user in
+            guard case .check(let command) = try? Command.parse(["check", user]) else { return false }
+            return command.fastAnswer(.user(user), store: store, configuration: configuration, date: date) != nil
+        })
+        guard case .check(let explained) = try Command.parse(["check", plain, "--explain"]),
+              case .check(let byProfileID) = try Command.parse(["check", "--profile-id", "p"]) else { Issue.record("not a check"); return }
+        #expect(explained.fastAnswer(.user(plain), store: store, configuration: configuration, date: date) == nil)
+        #expect(byProfileID.fastAnswer(.profileID("p"), store: store, configuration: configuration, date: date) == nil)
     }
 }

@@ -84,9 +84,9 @@ extension Unit {
         @Test(arguments: [0.0, 0.25, 0.001, 0.000_001, -0.5, 1e12, -62_135_596_800, 253_402_300_799, 253_402_300_800, -62_135_596_801])
         func datesAppendAsTheyFormat(_ interval: Double) {
             let date = Date(timeIntervalSince1970: interval)
-            var bytes: [UInt8] = []
-            ISODate.append(date, to: &bytes)
-            #expect(bytes == Array(ISODate.format(date).utf8))
+            let sink = ByteSink(capacity: 1)
+            ISODate.append(date, to: sink)
+            #expect(sink.array == Array(ISODate.format(date).utf8))
         }
     }
 }

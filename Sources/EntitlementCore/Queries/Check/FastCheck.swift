@@ -47,8 +47,7 @@ struct FastCheck: Sendable {
 
     /// The access level and `profile_id` of `userID`, or nil when the full path must answer.
     func answer(_ userID: String, scratch: Scratch) -> (level: AccessLevel, profileID: String?)? {
-        let name = layout.relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json")
-        guard (try? scratch.reader.read(relative: name)) == true else { return nil }
+        guard (try? scratch.reader.read(relative: layout.profileFile(for: userID))) == true else { return nil }
         let raw = scratch.reader.bytes
         guard raw.count > 0 else { return nil }
         return Self.answer(raw.bindMemory(to: UInt8.self), userID: userID, engine: engine, at: date, scanner: &scratch.scanner)
