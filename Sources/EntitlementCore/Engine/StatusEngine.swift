@@ -63,17 +63,18 @@ public struct StatusEngine: Sendable {
                               ignored: ignored)
         }
         let supersessions = basis.supersessions
+        // Each candidate's supersession, looked up once (a lookup hashes two strings).
+        let candidateSupersessions = candidates.map { basis.supersession(of: $0) }
         // The latest access end of each subscription: only that transaction can be in grace.
         var chainEnd: [String: Date] = [:]
-        for transaction in candidates {
-            if let end = Supersession.end(of: transaction, basis.supersession(of: transaction)),
-               chainEnd[transaction.originalTransactionID].map({ end > $0 }) ?? true {
-                chainEnd[transaction.originalTransactionID] = end
+        for (transaction, supersession) in zip(candidates, candidateSupersessions) {
+            if let end = Supersession.end(of: transaction, supersession) {
+                Self.raise(&chainEnd[transaction.originalTransactionID, default: end], to: end)
             }
         }
-        var considerations = candidates.map { transaction in
+        var considerations = zip(candidates, candidateSupersessions).map { transaction, supersession in
             Consideration(transaction: transaction, verdict: verdict(transaction, in: profile, at: date, chainEnd: chainEnd,
-                                                                     supersession: basis.supersession(of: transaction)), isDecisive: false)
+                                                                     supersession: supersession), isDecisive: false)
         }
         let (index, state, decision) = decide(considerations)
         guard let index else {
@@ -83,6 +84,12 @@ public struct StatusEngine: Sendable {
         let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile,
                                 supersessions: supersessions)
         return Evaluation(accessLevel: level, considerations: considerations, decision: decision, ignored: ignored)
+    }
+
+    /// Keeps the later of `value` and `date` in `value` (one dictionary access through `default:`).
+    @inline(__always)
+    private static func raise(_ value: inout Date, to date: Date) {
+        if date > value { value = date }
     }
 
     func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date],

@@ -14,8 +14,9 @@ struct Unsupported: Error {}
 struct ByteCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    /// Keys of the objects being skipped, innermost last: the duplicate-key check.
-    private var keyLog: [Range<Int>] = []
+    /// Keys of the objects being checked for duplicates, innermost last (`beginKeys`).
+    /// Internal so that a scanner reused from file to file can lend the cursor its storage.
+    var keyLog: [Range<Int>] = []
 
     /// Skipped objects nest at most this deep; deeper ones go to the tree path.
     static let maximumSkipDepth = 64
@@ -24,7 +25,6 @@ struct ByteCursor {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        keyLog.reserveCapacity(16)
     }
 
     /// The byte at the cursor, or 0 at the end (0 is never valid where a token is expected).
@@ -33,6 +33,18 @@ struct ByteCursor {
 
     @inline(__always)
     mutating func skipWhitespace() {
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    /// The whitespace from the cursor, which is on a byte at or below 0x20. A newline and
+    /// the indentation after it, the usual run in a pretty-printed file, is taken in one step.
+    private mutating func skipWhitespaceRun() {
+        if bytes[index] == 0x0A, index + 9 <= bytes.count, let base = UnsafeRawPointer(bytes.baseAddress) {
+            let others = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index + 1, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+            index += 1 + (others == 0 ? 8 : others.trailingZeroBitCount / 8)
+            if peek() > 0x20 { return }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             guard byte <= 0x20 else { return }  // any token
@@ -96,6 +108,11 @@ struct ByteCursor {
     /// From just after a key's closing quote to its value: the colon and the whitespace around it.
     @inline(__always)
     mutating func toValue() throws(Unsupported) {
+        // As written: a colon, one space and the value.
+        if bytes.count - index > 2, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20, bytes[index + 2] > 0x20 {
+            index += 2
+            return
+        }
         skipWhitespace()
         try expect(UInt8(ascii: ":"))
         skipWhitespace()
@@ -180,15 +197,33 @@ struct ByteCursor {
     private mutating func skipObject(depth: Int) throws(Unsupported) {
         guard depth < Self.maximumSkipDepth else { throw Unsupported() }
         index += 1
-        let base = keyLog.count
-        defer { keyLog.removeSubrange(base...) }
+        let keys = beginKeys()
+        defer { endKeys(keys) }
         var first = true
         while let key = try nextKey(first: &first) {
-            guard keyLog.count - base < Self.maximumSkippedKeys else { throw Unsupported() }
-            for earlier in keyLog[base...] where same(earlier, key) { throw Unsupported() }
-            keyLog.append(key)
+            try addKey(key, since: keys)
             _ = try value(depth: depth + 1)
         }
+    }
+
+    // MARK: Duplicate keys
+
+    /// Starts the duplicate-key check of an object's keys; pass the mark to `addKey` and `endKeys`.
+    @inline(__always)
+    func beginKeys() -> Int { keyLog.count }
+
+    /// Adds a key of the object begun at `mark`; gives up when the object already had it, or
+    /// has too many keys to compare (the check is quadratic).
+    mutating func addKey(_ key: Range<Int>, since mark: Int) throws(Unsupported) {
+        guard keyLog.count - mark < Self.maximumSkippedKeys else { throw Unsupported() }
+        for earlier in keyLog[mark...] where same(earlier, key) { throw Unsupported() }
+        keyLog.append(key)
+    }
+
+    /// Ends the check begun at `mark`, forgetting that object's keys.
+    @inline(__always)
+    mutating func endKeys(_ mark: Int) {
+        if keyLog.count > mark { keyLog.removeSubrange(mark...) }
     }
 
     private mutating func skipArray(depth: Int) throws(Unsupported) {

@@ -9,9 +9,18 @@ final class ByteSink {
     private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 1024) {
+    /// Where the bytes go on at `drainIfFull()`; nil keeps them all.
+    private let drain: ((ByteSink) -> Void)?
+    /// How many bytes `drainIfFull()` lets gather before it hands them on.
+    static let drainThreshold = 64 * 1024
+
+    /// A sink that keeps everything written, or, with `drain`, hands its bytes on in runs of
+    /// at least `drainThreshold` bytes whenever the writer calls `drainIfFull()` (a large
+    /// document is then written out as it is made, and never held whole).
+    init(capacity: Int = 1024, drain: ((ByteSink) -> Void)? = nil) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
+        self.drain = drain
     }
 
     deinit { base.deallocate() }
@@ -26,6 +35,15 @@ final class ByteSink {
 
     /// Forgets what was written, keeping the memory for the next use.
     func removeAll() { count = 0 }
+
+    /// Hands the bytes written to the drain, and forgets them, once there are at least
+    /// `drainThreshold` of them; a writer calls it between the parts of a large document.
+    @inline(__always)
+    func drainIfFull() {
+        guard count >= Self.drainThreshold, let drain else { return }
+        drain(self)
+        count = 0
+    }
 
     @inline(__always)
     func append(_ byte: UInt8) {

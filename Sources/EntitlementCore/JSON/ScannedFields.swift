@@ -75,7 +75,8 @@ struct ScannedFields {
         begin()
         let start = cursor.index
         try cursor.expect(UInt8(ascii: "{"))
-        var unknownKeys = KeyList()
+        let unknownKeys = cursor.beginKeys()
+        defer { cursor.endKeys(unknownKeys) }
         var first = true
         var position = 0
         while try cursor.toNextKey(first: &first) {
@@ -88,7 +89,7 @@ struct ScannedFields {
                     slot = known
                 } else {
                     try cursor.toValue()
-                    try unknownKeys.add(key, cursor.bytes)
+                    try cursor.addKey(key, since: unknownKeys)
                     try unknown(&cursor, key)
                 }
                 remember(slot, at: position)

@@ -22,7 +22,14 @@ public struct Store: OpenEnum {
 /// What kind of purchase or grant a transaction is.
 public struct TransactionType: OpenEnum {
     public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The documented type this is, or `.other`: found once, from the name's bytes, because
+    /// the engine and the renderers ask several times per transaction.
+    private let kind: Kind
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        kind = Kind(rawValue)
+    }
 
     public static let subscriptionStarted = TransactionType(rawValue: "subscription_started")
     public static let subscriptionRenewed = TransactionType(rawValue: "subscription_renewed")
@@ -40,20 +47,45 @@ public struct TransactionType: OpenEnum {
     ]
 
     /// True for the types that renew: subscriptions, trials and intro offers.
-    public var isSubscription: Bool {
-        self.is(.subscriptionStarted) || self.is(.subscriptionRenewed) || self.is(.trialStarted) || self.is(.introStarted) || self.is(.introRenewed)
-    }
+    public var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
 
     /// True for one of the documented types (`known`).
-    public var isKnown: Bool { Self.known.contains { self.is($0) } }
+    public var isKnown: Bool { kind != .other }
 
-    /// `self == type` for a documented type, the byte length compared first: those names
-    /// are ASCII letters and underscores, which no other spelling is canonically equivalent
-    /// to, so a different length settles it without comparing the strings. (The engine
-    /// asks this of every transaction, several times.)
+    /// `self == type`, for a documented `type` answered from the kinds alone: those names are
+    /// ASCII letters and underscores, which no other spelling is canonically equivalent to.
     @inline(__always)
     public func `is`(_ type: TransactionType) -> Bool {
-        rawValue.utf8.count == type.rawValue.utf8.count && self == type
+        type.kind == .other ? self == type : kind == type.kind
+    }
+
+    /// Equal names, as `String`s compare (the kind follows from the name).
+    public static func == (lhs: TransactionType, rhs: TransactionType) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The documented types, the renewing ones first (`isSubscription`).
+    private enum Kind: UInt8 {
+        case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
+        case nonConsumablePurchase, consumablePurchase, manualGrant, other
+
+        private static let names: [(StaticString, Kind)] = [
+            ("subscription_started", .subscriptionStarted), ("subscription_renewed", .subscriptionRenewed),
+            ("trial_started", .trialStarted), ("intro_started", .introStarted), ("intro_renewed", .introRenewed),
+            ("non_consumable_purchase", .nonConsumablePurchase), ("consumable_purchase", .consumablePurchase),
+            ("manual_grant", .manualGrant),
+        ]
+
+        /// The kind whose name has exactly these bytes.
+        init(_ name: String) {
+            var name = name
+            self = name.withUTF8 { bytes in
+                for (known, kind) in Self.names where known.utf8CodeUnitCount == bytes.count
+                    && ShortBytes.equal(bytes.baseAddress!, known.utf8Start, count: bytes.count) {
+                    return kind
+                }
+                return .other
+            }
+        }
     }
 }
 

@@ -48,13 +48,14 @@ struct ProfileDecoder {
         let start = cursor.index
         try cursor.expect(UInt8(ascii: "{"))
         var fields = ScannedFields(Self.fieldTable)
-        var unknownKeys = KeyList()
+        let unknownKeys = cursor.beginKeys()
+        defer { cursor.endKeys(unknownKeys) }
         var transactions: [Transaction] = []
         var renewals: [String: RenewalInfo] = [:]
         var first = true
         while let key = try cursor.nextKey(first: &first) {
             guard let slot = fields.slot(key, cursor.bytes) else {
-                try unknownKeys.add(key, cursor.bytes)
+                try cursor.addKey(key, since: unknownKeys)
                 _ = try cursor.value()
                 continue
             }
@@ -151,10 +152,11 @@ extension ByteCursor {
     /// values are strings, numbers or null, and no key repeats.
     mutating func skipCustomAttributes() throws(Unsupported) {
         index += 1
-        var keys = KeyList()
+        let keys = beginKeys()
+        defer { endKeys(keys) }
         var first = true
         while let key = try nextKey(first: &first) {
-            try keys.add(key, bytes)
+            try addKey(key, since: keys)
             switch try value() {
             case .string, .number, .null: continue
             default: throw Unsupported()

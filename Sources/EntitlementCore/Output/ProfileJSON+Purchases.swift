@@ -55,6 +55,7 @@ extension ProfileJSON {
                 bytes.append(productPart)
                 JSONStream.writeString(transaction.transactionID, into: bytes)
                 bytes.append(layout.closing)
+                bytes.drainIfFull()
             }
             bytes.append(layout.productClosing)
         }

@@ -6,13 +6,14 @@ import FoundationEssentials
 /// same text `JSONWriter` writes for the same tree: a profile with 10,000 transactions
 /// would otherwise build (and free) a tree of as many objects only to print it.
 enum ProfileJSON {
-    /// The document, pretty-printed and ending in a newline.
-    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool) -> ByteSink {
+    /// The document, pretty-printed and ending in a newline, written into `sink`, which may
+    /// hand it on in parts (`ByteSink.drainIfFull`) as the purchases and subscriptions are written.
+    static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool, into sink: ByteSink) {
         // Everything is shown as known at `date`; the engine gets the whole profile so
         // `--explain` can name what was left out.
         let basis = EvaluationBasis(fullProfile, at: date)
         let profile = basis.profile
-        var out = JSONStream(capacity: 4096 + profile.transactions.count * 400)
+        var out = JSONStream(style: .pretty, into: sink)
         out.beginObject()
         let ids = engine.entitlementIDs(for: fullProfile).sorted(by: JSONKey.precedes)
         let evaluations = ids.map { engine.evaluate($0, in: basis) }
@@ -50,7 +51,6 @@ enum ProfileJSON {
         out.key("total_revenue_usd"); out.value(.double(totalRevenueUSD(profile)))
         out.endObject()
         out.raw(0x0A)
-        return out.sink
     }
 
     /// The latest transaction of each subscription product, keyed by product id.
@@ -95,6 +95,7 @@ enum ProfileJSON {
             out.key("vendor_transaction_id"); out.string(transaction.transactionID)
             out.key("will_renew"); out.bool(renewal?.willRenew ?? false)
             out.endObject()
+            out.sink.drainIfFull()
         }
         out.endObject()
     }
@@ -131,6 +132,7 @@ enum ProfileJSON {
                 out.key("vendor_product_id"); out.string(productID)
                 out.key("vendor_transaction_id"); out.string(transaction.transactionID)
                 out.endObject()
+                out.sink.drainIfFull()
             }
             out.endArray()
         }

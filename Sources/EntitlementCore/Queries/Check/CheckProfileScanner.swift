@@ -30,9 +30,16 @@ struct CheckProfileScanner {
     private(set) var profileID: Range<Int>?
     private(set) var customerUserID: Range<Int> = 0..<0
 
+    /// The duplicate-key log its cursors use (`ByteCursor.keyLog`).
+    private var keyLog: [Range<Int>] = []
+    /// The engine's list of candidates (`OneEntitlementEngine.accessLevel`), kept for the next file.
+    var candidates: [OneEntitlementEngine.Candidate] = []
+
     init() {
         transactions.reserveCapacity(32)
         renewals.reserveCapacity(8)
+        keyLog.reserveCapacity(32)
+        candidates.reserveCapacity(Self.maximumTransactions)
     }
 
     /// Reads `bytes`; throws `Unsupported` when the full path must decide.
@@ -40,14 +47,20 @@ struct CheckProfileScanner {
         transactions.removeAll(keepingCapacity: true)
         renewals.removeAll(keepingCapacity: true)
         var cursor = ByteCursor(bytes)
+        // The cursor's duplicate-key log is this scanner's, kept from file to file.
+        swap(&cursor.keyLog, &keyLog)
+        defer {
+            swap(&cursor.keyLog, &keyLog)
+            keyLog.removeAll(keepingCapacity: true)
+        }
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: "{"))
         topFields.begin()
-        var unknownKeys = KeyList()
+        let unknownKeys = cursor.beginKeys()
         var first = true
         while let key = try cursor.nextKey(first: &first) {
             guard let slot = topFields.slot(key, bytes) else {
-                try unknownKeys.add(key, bytes)
+                try cursor.addKey(key, since: unknownKeys)
                 _ = try cursor.value()
                 continue
             }

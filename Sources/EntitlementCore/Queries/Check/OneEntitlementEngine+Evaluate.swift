@@ -30,8 +30,11 @@ extension OneEntitlementEngine {
     func accessLevel(_ scanner: inout CheckProfileScanner, bytes: UnsafeBufferPointer<UInt8>, at date: Date) -> AccessLevel {
         scanner.makeKnown(at: date, bytes)
         let known = scanner.transactions
+        // The scanner's array, kept from file to file.
         var candidates: [Candidate] = []
-        candidates.reserveCapacity(known.count)
+        swap(&candidates, &scanner.candidates)
+        candidates.removeAll(keepingCapacity: true)
+        defer { swap(&candidates, &scanner.candidates) }
         for index in known.indices where unlocks(known[index], bytes) {
             let supersession = Self.supersession(of: index, in: known, bytes)
             candidates.append(Candidate(index: index, verdict: .consumable, end: Self.end(of: known[index], supersession), supersededAt: supersession))
