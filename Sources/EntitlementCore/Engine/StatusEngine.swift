@@ -171,18 +171,23 @@ public struct StatusEngine: Sendable {
     /// Orders ended transactions by when their access would end: a superseded one ends
     /// where it was superseded, the others by `recencyOrder`.
     static func endedOrder(_ a: Consideration, _ b: Consideration) -> Bool {
-        func adjusted(_ c: Consideration) -> Transaction {
-            guard case .superseded(_, let at) = c.verdict else { return c.transaction }
-            var transaction = c.transaction
-            transaction.expiresAt = at ?? transaction.effectiveStart
-            return transaction
+        // The end as if the transaction expired where it was superseded; the transaction
+        // itself is not changed (a changed copy would copy its fields, per comparison).
+        func end(_ c: Consideration) -> Date? {
+            guard case .superseded(_, let at) = c.verdict else { return c.transaction.expiresAt }
+            return at ?? c.transaction.effectiveStart
         }
-        return recencyOrder(adjusted(a), adjusted(b))
+        return recencyOrder(a.transaction, ending: end(a), b.transaction, ending: end(b))
     }
 
     /// Orders ended transactions by when their access would end (nil is never), then start, then id.
     static func recencyOrder(_ a: Transaction, _ b: Transaction) -> Bool {
-        switch (a.expiresAt, b.expiresAt) {
+        recencyOrder(a, ending: a.expiresAt, b, ending: b.expiresAt)
+    }
+
+    /// `recencyOrder(_:_:)`, with each transaction's expiry given.
+    static func recencyOrder(_ a: Transaction, ending aEnd: Date?, _ b: Transaction, ending bEnd: Date?) -> Bool {
+        switch (aEnd, bEnd) {
         case (nil, .some): return false
         case (.some, nil): return true
         case (let x?, let y?) where x != y: return x < y

@@ -95,8 +95,13 @@ struct ProfileDecoder {
 
 
     private mutating func readTransactions() throws(Unsupported) -> [Transaction] {
+        // Room for as many transactions as the file could hold (each takes well over 128
+        // bytes), so that neither array is copied as it grows: memory reserved and never
+        // written costs nothing, and a 10,000-transaction file grew them a dozen times.
+        let room = max(64, cursor.bytes.count / 128)
         var transactions: [Transaction] = []
-        transactions.reserveCapacity(64)
+        transactions.reserveCapacity(room)
+        idRanges.reserveCapacity(room)
         cursor.index += 1
         var first = true
         while try cursor.nextElement(first: &first) {

@@ -45,6 +45,34 @@ extension Unit {
             }
         }
 
+        /// A draining sink hands its bytes on in runs of at least the threshold, only when
+        /// the writer asks, and the runs and what is left are every byte, in order.
+        @Test func drainsInRunsAndLosesNothing() {
+            var random = SplitMix64(seed: 14_0030)
+            for round in 0..<60 {
+                var drained: [[UInt8]] = []
+                let sink = ByteSink(capacity: round % 5) { drained.append($0.array) }
+                var expected: [UInt8] = []
+                for _ in 0..<ProfileGenerator.draw(&random, 400) {
+                    let chunk = (0..<ProfileGenerator.draw(&random, 2_000)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                    sink.append(chunk)
+                    expected += chunk
+                    let before = sink.count
+                    if ProfileGenerator.draw(&random, 3) == 0 {
+                        sink.drainIfFull()
+                        #expect(sink.count == (before >= ByteSink.drainThreshold ? 0 : before))
+                    }
+                }
+                #expect(drained.allSatisfy { $0.count >= ByteSink.drainThreshold }, "round \(round)")
+                #expect(drained.flatMap { $0 } + sink.array == expected, "round \(round)")
+            }
+            // A sink without a drain keeps everything.
+            let keeping = ByteSink()
+            keeping.append(Array(repeating: 7, count: ByteSink.drainThreshold + 1))
+            keeping.drainIfFull()
+            #expect(keeping.count == ByteSink.drainThreshold + 1)
+        }
+
         /// Two streams over one sink write one after the other (a batch's lines).
         @Test func streamsShareASinkInOrder() {
             let sink = ByteSink(capacity: 1)

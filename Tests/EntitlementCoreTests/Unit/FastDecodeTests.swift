@@ -110,6 +110,29 @@ extension Unit {
             #expect(decoded > 1_000)  // the corpus holds valid transactions, not only errors
         }
 
+        /// A pipe has no size: its bytes are read into room that doubles, and none is lost
+        /// or repeated at a doubling.
+        @Test func aPipeIsReadWholeAsItsRoomGrows() throws {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let (readEnd, writeEnd) = (ends[0], ends[1])
+            let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+            let writer = Thread {
+                bytes.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let written = write(writeEnd, raw.baseAddress! + offset, min(raw.count - offset, 3_000))
+                        guard written > 0 else { break }
+                        offset += written
+                    }
+                }
+                close(writeEnd)
+            }
+            writer.start()
+            defer { close(readEnd) }
+            #expect(try FileSystem.system.readFile("/dev/fd/\(readEnd)", policy: .userFile) == bytes)
+        }
+
         @Test func storeFilesAreReadUpToTheirSizeInOneRead() throws {
             let directory = TemporaryDirectory()
             for size in [0, 1, 4_095, 4_096, 70_000] {

@@ -80,6 +80,51 @@ extension Unit {
             #expect(escapeFree > 50)
         }
 
+        /// The scanner's whitespace shortcuts (a newline and its indentation, a colon and one
+        /// space) against the tree: every run of whitespace between tokens is replaced by
+        /// another of any shape (spaces, tabs, carriage returns, newlines, runs longer than a
+        /// word, none at all), sometimes with a control byte that is not whitespace in it.
+        @Test func whitespaceOfEveryShapeDecodesAsTheTreeDoes() {
+            var random = SplitMix64(seed: 14_0032)
+            let pieces: [[UInt8]] = [[], [0x20], [0x0A], [0x0A, 0x20, 0x20], [0x0A] + Array(repeating: 0x20, count: 7),
+                                     [0x0A] + Array(repeating: 0x20, count: 8), [0x0A] + Array(repeating: 0x20, count: 19),
+                                     [0x0D, 0x0A, 0x20], [0x09], [0x20, 0x09, 0x20], [0x0A, 0x0A], Array(repeating: 0x20, count: 9)]
+            let strangers: [UInt8] = [0x0B, 0x0C, 0x00, 0x1F, 0xA0]
+            var escapeFree = 0
+            for round in 0..<300 {
+                let written = JSONWriter(style: round % 2 == 0 ? .pretty : .compact).bytes(Self.profile(&random).json)
+                let damaged = round % 5 == 4
+                var bytes: [UInt8] = []
+                var inString = false, escaped = false
+                func gap() {
+                    bytes += pieces[ProfileGenerator.draw(&random, pieces.count)]
+                    if damaged, ProfileGenerator.draw(&random, 200) == 0 { bytes.append(strangers[ProfileGenerator.draw(&random, strangers.count)]) }
+                }
+                for byte in written {
+                    if inString {
+                        bytes.append(byte)
+                        if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false; gap() }
+                        continue
+                    }
+                    switch byte {
+                    case 0x20, 0x0A, 0x0D, 0x09: continue  // replaced by the gaps
+                    case 0x22: inString = true; bytes.append(byte)
+                    case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"):
+                        bytes.append(byte)
+                        gap()
+                    default: bytes.append(byte)  // inside a number or a literal
+                    }
+                }
+                #expect(Self.disagreement(bytes) == nil, "round \(round): \(String(decoding: bytes, as: UTF8.self))")
+                // Without escapes, every shape of whitespace is the byte decoder's own.
+                if !damaged, !bytes.contains(0x5C) {
+                    #expect(ProfileDecoder.decode(bytes) != nil, "round \(round) fell back")
+                    escapeFree += 1
+                }
+            }
+            #expect(escapeFree > 15)
+        }
+
         /// Shapes the tree path accepts or refuses in its own way: duplicates, wrong types,
         /// a newer schema, repeated transaction ids, attributes of the wrong kind.
         @Test(arguments: [

@@ -50,6 +50,35 @@ extension Unit {
             }
         }
 
+        /// `status --json` written out in runs as it is made (`StatusCommand`) is the same
+        /// document as the one rendered whole, for profiles large enough to be drained many times.
+        @Test func aDrainedDocumentIsTheWholeDocument() {
+            var random = SplitMix64(seed: 14_0031)
+            let engine = StatusEngine(configuration: Unit.Fixture.configuration)
+            for round in 0..<6 {
+                var profile = Self.purchases(&random)
+                for _ in 0..<(16 + 8 * round) { profile.transactions += Self.purchases(&random).transactions.map { transaction in
+                    var transaction = transaction
+                    transaction.transactionID += "-\(profile.transactions.count)"
+                    return transaction
+                } }
+                profile.transactions += ProfileGenerator.profile(&random).transactions
+                let date = ProfileGenerator.instant(&random)
+                let whole = ByteSink()
+                ProfileJSON.render(profile, engine: engine, at: date, explain: round % 2 == 0, into: whole)
+                var parts: [UInt8] = []
+                var drains = 0
+                let draining = ByteSink(capacity: 16) { sink in
+                    parts += sink.array
+                    drains += 1
+                }
+                ProfileJSON.render(profile, engine: engine, at: date, explain: round % 2 == 0, into: draining)
+                parts += draining.array
+                #expect(parts == whole.array, "round \(round)")
+                #expect(whole.count > ByteSink.drainThreshold && drains > 0, "round \(round): \(whole.count) bytes, \(drains) runs")
+            }
+        }
+
         @Test func noPurchasesIsAnEmptyObject() {
             let sink = ByteSink()
             ProfileJSON.appendNonSubscriptions(Unit.Fixture.profile([]), depth: 1, to: sink)
