@@ -21,19 +21,19 @@ public struct Transaction: Equatable, Sendable {
     /// Nil means the transaction never expires.
     public var expiresAt: Date? { get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
     public var revokedAt: Date? { get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
-    public var revocationReason: String? { get { fields.revocationReason } set { mutableFields().revocationReason = newValue } }
-    public var revokedBy: String? { get { fields.revokedBy } set { mutableFields().revokedBy = newValue } }
+    public var revocationReason: String? { get { fields.extras?.revocationReason } set { mutableFields().extras(toSet: newValue)?.revocationReason = newValue } }
+    public var revokedBy: String? { get { fields.extras?.revokedBy } set { mutableFields().extras(toSet: newValue)?.revokedBy = newValue } }
     public var environment: Environment { get { fields.environment } set { mutableFields().environment = newValue } }
     public var ownershipType: OwnershipType { get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
-    public var offerCode: String? { get { fields.offerCode } set { mutableFields().offerCode = newValue } }
+    public var offerCode: String? { get { fields.extras?.offerCode } set { mutableFields().extras(toSet: newValue)?.offerCode = newValue } }
     public var price: Double? { get { fields.price } set { mutableFields().price = newValue } }
     public var currency: String? { get { fields.currency } set { mutableFields().currency = newValue } }
     /// The entitlement a manual grant gives.
     public var entitlement: String? { get { fields.entitlement } set { mutableFields().entitlement = newValue } }
-    public var grantedAt: Date? { get { fields.grantedAt } set { mutableFields().grantedAt = newValue } }
-    public var grantedBy: String? { get { fields.grantedBy } set { mutableFields().grantedBy = newValue } }
-    public var reason: String? { get { fields.reason } set { mutableFields().reason = newValue } }
-    public var idempotencyKey: String? { get { fields.idempotencyKey } set { mutableFields().idempotencyKey = newValue } }
+    public var grantedAt: Date? { get { fields.extras?.grantedAt } set { mutableFields().extras(toSet: newValue)?.grantedAt = newValue } }
+    public var grantedBy: String? { get { fields.extras?.grantedBy } set { mutableFields().extras(toSet: newValue)?.grantedBy = newValue } }
+    public var reason: String? { get { fields.extras?.reason } set { mutableFields().extras(toSet: newValue)?.reason = newValue } }
+    public var idempotencyKey: String? { get { fields.extras?.idempotencyKey } set { mutableFields().extras(toSet: newValue)?.idempotencyKey = newValue } }
     /// The vendor said another transaction of the same subscription replaced this one
     /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
     public var isUpgraded: Bool? { get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }

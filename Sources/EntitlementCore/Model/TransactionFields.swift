@@ -13,21 +13,49 @@ final class TransactionFields: @unchecked Sendable {
     var startsAt: Date? = nil
     var expiresAt: Date? = nil
     var revokedAt: Date? = nil
-    var revocationReason: String? = nil
-    var revokedBy: String? = nil
     var environment: Environment
     var ownershipType: OwnershipType
-    var offerCode: String? = nil
     var price: Double? = nil
     var currency: String? = nil
     var entitlement: String? = nil
-    var grantedAt: Date? = nil
-    var grantedBy: String? = nil
-    var reason: String? = nil
-    var idempotencyKey: String? = nil
     var isUpgraded: Bool? = nil
-    var rawStorage = RawObject()
     var holdsRestoredRevocations = false
+    var rawStorage = RawObject()
+    /// The fields most transactions leave out, in a box of their own made on the first
+    /// one set: a third less memory per transaction (a profile can hold 10,000).
+    private(set) var extras: Extras?
+
+    /// The rarely set fields: who revoked or granted and why, an offer code, an idempotency key.
+    final class Extras {
+        var revocationReason: String?
+        var revokedBy: String?
+        var offerCode: String?
+        var grantedAt: Date?
+        var grantedBy: String?
+        var reason: String?
+        var idempotencyKey: String?
+
+        init() {}
+
+        func copy() -> Extras {
+            let copy = Extras()
+            copy.revocationReason = revocationReason
+            copy.revokedBy = revokedBy
+            copy.offerCode = offerCode
+            copy.grantedAt = grantedAt
+            copy.grantedBy = grantedBy
+            copy.reason = reason
+            copy.idempotencyKey = idempotencyKey
+            return copy
+        }
+    }
+
+    /// The extras to change: made when `value` is set and there are none yet; nil when a
+    /// field is cleared that was never set (nothing to change).
+    func extras<Value>(toSet value: Value?) -> Extras? {
+        if extras == nil, value != nil { extras = Extras() }
+        return extras
+    }
 
     init(transactionID: String, originalTransactionID: String, productID: String?, store: Store, type: TransactionType,
          purchasedAt: Date, environment: Environment, ownershipType: OwnershipType) {
@@ -48,19 +76,13 @@ final class TransactionFields: @unchecked Sendable {
         copy.startsAt = startsAt
         copy.expiresAt = expiresAt
         copy.revokedAt = revokedAt
-        copy.revocationReason = revocationReason
-        copy.revokedBy = revokedBy
-        copy.offerCode = offerCode
         copy.price = price
         copy.currency = currency
         copy.entitlement = entitlement
-        copy.grantedAt = grantedAt
-        copy.grantedBy = grantedBy
-        copy.reason = reason
-        copy.idempotencyKey = idempotencyKey
         copy.isUpgraded = isUpgraded
         copy.rawStorage = rawStorage
         copy.holdsRestoredRevocations = holdsRestoredRevocations
+        copy.extras = extras?.copy()
         return copy
     }
 }
