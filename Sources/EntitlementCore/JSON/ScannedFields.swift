@@ -9,10 +9,11 @@ struct ScannedFields {
     private(set) var values: [ScannedValue]
     /// Per slot, the last few strings made and where their bytes were (`internWays` a
     /// slot, replaced in turn): transactions repeat product ids, stores, types and the
-    /// original ids of interleaved subscriptions, which then cost no allocation.
-    private var internRanges: [Range<Int>]
-    private var internTexts: [String]
-    private var internNext: [Int]
+    /// original ids of interleaved subscriptions, which then cost no allocation. Only
+    /// for a reader that makes strings (`interning`): the scanner of `check` makes none.
+    private var internRanges: [Range<Int>] = []
+    private var internTexts: [String] = []
+    private var internNext: [Int] = []
     static let internWays = 8
 
     /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
@@ -24,8 +25,13 @@ struct ScannedFields {
     /// order, so the key at each position is first compared with that one.
     private var order: [Int] = []
 
-    init(_ table: FieldTable) {
+    init(_ table: FieldTable, interning: Bool = false) {
         self.table = table
+        if interning {
+            internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
+            internTexts = Array(repeating: "", count: table.keys.count * Self.internWays)
+            internNext = Array(repeating: 0, count: table.keys.count)
+        }
         var quotedKeys: [UInt8] = []
         var quotedRanges: [Range<Int>] = []
         for key in table.keys {
@@ -39,9 +45,6 @@ struct ScannedFields {
         self.quotedRanges = quotedRanges
         order.reserveCapacity(32)
         values = Array(repeating: .absent, count: table.keys.count)
-        internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
-        internTexts = Array(repeating: "", count: table.keys.count * Self.internWays)
-        internNext = Array(repeating: 0, count: table.keys.count)
     }
 
     /// Slots already filled in the current object (a repeated key is the tree path's to report).
@@ -127,6 +130,7 @@ struct ScannedFields {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _):
+            guard !internNext.isEmpty else { return Self.makeString(range, bytes) }
             let first = slot * Self.internWays
             let found = internRanges.withUnsafeBufferPointer { ranges -> Int? in
                 for way in first..<(first + Self.internWays) where ranges[way].count == range.count && ranges[way].lowerBound >= 0

@@ -11,8 +11,8 @@ import Glibc
 struct ProfileDecoder {
     let source: [UInt8]
     var cursor: ByteCursor
-    var transactionFields = ScannedFields(Transaction.fieldTable)
-    var renewalFields = ScannedFields(RenewalInfo.fieldTable)
+    var transactionFields = ScannedFields(Transaction.fieldTable, interning: true)
+    var renewalFields = ScannedFields(RenewalInfo.fieldTable, interning: true)
     /// Where each transaction's store and id are, while every one is ASCII (then byte
     /// equality is `String` equality, and the unique-id check needs no strings).
     var idRanges: [(store: Range<Int>, id: Range<Int>)] = []
@@ -47,7 +47,7 @@ struct ProfileDecoder {
         cursor.skipWhitespace()
         let start = cursor.index
         try cursor.expect(UInt8(ascii: "{"))
-        var fields = ScannedFields(Self.fieldTable)
+        var fields = ScannedFields(Self.fieldTable, interning: true)
         let unknownKeys = cursor.beginKeys()
         defer { cursor.endKeys(unknownKeys) }
         var transactions: [Transaction] = []
