@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -55,7 +54,7 @@ struct BatchCheck {
             let parts = lines.count < Self.parallelThreshold || workers == 1 ? 1 : workers
             let answers = ChunkAnswers(count: parts)
             let size = (lines.count + parts - 1) / parts
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
+            WorkerThread.perform(parts) { part in
                 var result = Answer()
                 let scratch = scratches?[part]
                 for line in lines[min(part * size, lines.count)..<min((part + 1) * size, lines.count)] {

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -88,7 +87,7 @@ struct BulkGrant {
         // what is pending is committed as one batch once it reaches the commit size.
         // The next chunk's profiles are read ahead while this one is planned: on a cold
         // cache, the reads of a chunk are then in flight together rather than two at a time.
-        var prefetch: DispatchWorkItem?
+        var prefetch: WorkerThread?
         defer { prefetch?.wait() }
         var start = 0
         while start < lines.count {
@@ -128,13 +127,12 @@ struct BulkGrant {
     }
 
     /// Starts reading `lines`' existing profiles into the page cache on a background thread.
-    private func readAhead(_ lines: ArraySlice<BulkGrantLine>) -> DispatchWorkItem? {
+    private func readAhead(_ lines: ArraySlice<BulkGrantLine>) -> WorkerThread? {
         let paths = lines.compactMap { line in line.problem == nil && line.duplicateOf == nil ? line.userID.map(store.profilePath) : nil }
         guard !paths.isEmpty else { return nil }
         let fileSystem = store.fileSystem
-        let work = DispatchWorkItem { fileSystem.prefetch(paths) }
-        DispatchQueue.global().async(execute: work)
-        return work
+        // Only a hint: when no thread can be started, the reads simply find a colder cache.
+        return WorkerThread.start { fileSystem.prefetch(paths) }
     }
 
     func lineError(_ line: BulkGrantLine) -> EntitlementError {
@@ -163,19 +161,25 @@ extension EntitlementStore {
 /// One `commit(_:syncOnce: true)` on a background thread; `result()` waits for it.
 private final class BackgroundCommit: Sendable {
     private let outcome = Mutex<Swift.Result<Void, EntitlementError>?>(nil)
-    private let group = DispatchGroup()
+    private let thread = Mutex<WorkerThread?>(nil)
 
     init(store: EntitlementStore, changes: [EntitlementStore.FileChange]) {
-        DispatchQueue.global().async(group: group) { [self] in
+        let commit: @Sendable () -> Void = { [self] in
             let result = Swift.Result { () throws(EntitlementError) in _ = try store.commit(changes, syncOnce: true) }
             outcome.withLock { $0 = result }
         }
+        // No thread to be had: the commit is made now, before the next batch is planned.
+        guard let started = WorkerThread.start(commit) else {
+            commit()
+            return
+        }
+        thread.withLock { $0 = started }
     }
 
-    func wait() { group.wait() }
+    func wait() { thread.withLock { $0 }?.wait() }
 
     func result() -> Swift.Result<Void, EntitlementError> {
-        group.wait()
+        wait()
         return outcome.withLock { $0 } ?? .success(())
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Reads and decodes every profile of a store on all cores, in streaming batches.
@@ -64,7 +63,7 @@ private final class SweepBatch<Part: Sendable>: Sendable {
     let fail: @Sendable (inout Part, EntitlementError) -> Void
     private let nextChunk = Atomic<Int>(0)
     private let parts: Mutex<[Part?]>
-    private let group = DispatchGroup()
+    private let runner = Mutex<WorkerThread?>(nil)
 
     init(paths: [String], chunkSize: Int, directory: Int32, directoryPath: String, prefilter: ProfilePrefilter?,
          makePart: @escaping @Sendable () -> Part, visit: @escaping @Sendable (inout Part, Profile) -> Void,
@@ -82,15 +81,17 @@ private final class SweepBatch<Part: Sendable>: Sendable {
 
     /// Starts the work on a background thread, which spreads it over every core.
     func start() {
-        DispatchQueue.global().async(group: group) { [self] in
-            let chunks = (paths.count + chunkSize - 1) / chunkSize
-            DispatchQueue.concurrentPerform(iterations: min(Parallel.workers, max(chunks, 1))) { _ in work() }
-        }
+        let chunks = (paths.count + chunkSize - 1) / chunkSize
+        let threads = min(Parallel.workers, max(chunks, 1))
+        let spread: @Sendable () -> Void = { [self] in WorkerThread.perform(threads) { _ in work() } }
+        // No thread to be had: the work is done now, before the listing goes on.
+        guard let thread = WorkerThread.start(spread) else { return spread() }
+        runner.withLock { $0 = thread }
     }
 
     /// Waits for the work and returns the parts in path order.
     func wait() -> [Part] {
-        group.wait()
+        runner.withLock { $0 }?.wait()
         return parts.withLock { $0.compactMap { $0 } }
     }
 

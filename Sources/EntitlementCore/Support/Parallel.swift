@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Synchronization
 
@@ -18,7 +17,7 @@ enum Parallel {
         let chunks = (items.count + size - 1) / size
         let results = PartResults<[Result]>(count: chunks)
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(workers, chunks)) { _ in
+        WorkerThread.perform(min(workers, chunks)) { _ in
             while true {
                 let chunk = next.add(1, ordering: .relaxed).oldValue
                 guard chunk < chunks else { return }
@@ -35,7 +34,7 @@ enum Parallel {
         let parts = workers
         let size = (items.count + parts - 1) / parts
         let results = PartResults<Result>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        WorkerThread.perform(parts) { part in
             results.set(part, body(items[min(part * size, items.count)..<min((part + 1) * size, items.count)]))
         }
         return results.all()
