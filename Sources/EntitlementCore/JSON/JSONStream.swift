@@ -70,14 +70,15 @@ struct JSONStream {
     /// copied straight from the string's storage.
     @inline(__always)
     static func writeString(_ text: String, into sink: ByteSink) {
-        var text = text
-        let plain = text.withUTF8 { utf8 -> Bool in
+        // The string's own storage, borrowed: a mutable copy for `withUTF8` cost a retain
+        // and a release per string written (atomic, and a miss on a string not yet touched).
+        let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
             sink.append(UInt8(ascii: "\""))
             sink.append(utf8)
             sink.append(UInt8(ascii: "\""))
             return true
-        }
+        } ?? false
         if !plain {
             var escaped: [UInt8] = []
             JSONWriter.writeString(text, into: &escaped)

@@ -41,11 +41,12 @@ extension ProfileJSON {
             productPart.append(contentsOf: layout.transactionPrefix)
             for (position, index) in groups.members[slot].enumerated() {
                 let transaction = transactions[index]
+                let transactionID = transaction.transactionID  // written twice, read once
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 let flags = (transaction.type.is(.consumablePurchase) ? 4 : 0) | (transaction.revokedAt != nil ? 2 : 0)
                     | (transaction.environment == .sandbox ? 1 : 0)
                 bytes.append(layout.openings[flags])
-                JSONStream.writeString(transaction.transactionID, into: bytes)
+                JSONStream.writeString(transactionID, into: bytes)
                 bytes.append(layout.purchasedAt)
                 ISODate.append(transaction.purchasedAt, to: bytes)
                 bytes.append(layout.store)
@@ -53,7 +54,7 @@ extension ProfileJSON {
                 bytes.append(layout.originalID)
                 JSONStream.writeString(transaction.originalTransactionID, into: bytes)
                 bytes.append(productPart)
-                JSONStream.writeString(transaction.transactionID, into: bytes)
+                JSONStream.writeString(transactionID, into: bytes)
                 bytes.append(layout.closing)
                 bytes.drainIfFull()
             }
