@@ -61,11 +61,18 @@ public final class OutputSink: Sendable {
         }
     }
 
+    /// Like `write(_ sink:)`: a large run (a batch's answers for one chunk of input) is
+    /// written straight from `bytes`, after what is buffered, with no copy.
     public func write(bytes: [UInt8]) {
         if discards { return }
         state.withLock { state in
-            state.buffer.append(contentsOf: bytes)
-            if state.buffer.count >= 64 * 1024 { flush(&state) }
+            if let fd, bytes.count >= 64 * 1024 {
+                flush(&state)
+                bytes.withUnsafeBytes { writeOut($0, to: fd, &state) }
+            } else {
+                state.buffer.append(contentsOf: bytes)
+                if state.buffer.count >= 64 * 1024 { flush(&state) }
+            }
         }
     }
 

@@ -44,6 +44,9 @@ struct BatchCheck {
         var lineNumber = 0
         var wroteItem = false
         if format == .json { context.stdout.write("[") }
+        // One answer per part, kept from chunk to chunk: its buffer of lines is written into
+        // memory already touched, not grown afresh (a copy at every doubling) for each chunk.
+        let answers = ChunkAnswers(count: workers)
 
         func answer(_ slices: [ArraySlice<UInt8>]) {
             guard !slices.isEmpty else { return }
@@ -52,10 +55,10 @@ struct BatchCheck {
                 return (number: lineNumber, bytes: slice)
             }
             let parts = lines.count < Self.parallelThreshold || workers == 1 ? 1 : workers
-            let answers = ChunkAnswers(count: parts)
             let size = (lines.count + parts - 1) / parts
             WorkerThread.perform(parts) { part in
-                var result = Answer()
+                var result = answers.take(part)
+                result.reset()
                 let scratch = scratches?[part]
                 for line in lines[min(part * size, lines.count)..<min((part + 1) * size, lines.count)] {
                     guard let answer = checker.check(line.bytes, number: line.number, into: &result.bytes, rows: &result.rows, scratch: scratch)
@@ -66,7 +69,8 @@ struct BatchCheck {
                 answers.set(part, result)
             }
             for part in 0..<parts {
-                let answer = answers.get(part)
+                let answer = answers.take(part)
+                defer { answers.set(part, answer) }  // its buffer, for the next chunk
                 result = ExitCode.worst(result, answer.code)
                 answered += answer.count
                 guard !command.quiet else { continue }
@@ -214,6 +218,14 @@ private struct Answer {
     var code = ExitCode.success
     /// Ids answered (blank lines are not).
     var count = 0
+
+    /// Empty again for the next chunk, keeping the memory of its lines.
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        rows.removeAll()
+        code = .success
+        count = 0
+    }
 }
 
 /// Per-thread results of one chunk, collected in order.
@@ -226,7 +238,12 @@ private final class ChunkAnswers: Sendable {
         parts.withLock { $0[index] = answer }
     }
 
-    func get(_ index: Int) -> Answer {
-        parts.withLock { $0[index] }
+    /// The part's answer, moved out (so that its buffer is not shared and can be reused).
+    func take(_ index: Int) -> Answer {
+        parts.withLock { parts in
+            let answer = parts[index]
+            parts[index] = Answer()
+            return answer
+        }
     }
 }

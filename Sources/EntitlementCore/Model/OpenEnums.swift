@@ -52,8 +52,10 @@ public struct TransactionType: OpenEnum {
     /// True for one of the documented types (`known`).
     public var isKnown: Bool { kind != .other }
 
-    /// `self == type`, for a documented `type` answered from the kinds alone: those names are
-    /// ASCII letters and underscores, which no other spelling is canonically equivalent to.
+    /// `self == type`. For a documented `type` it is answered from the kinds alone: those
+    /// names are ASCII letters and underscores, which no other spelling is canonically
+    /// equivalent to. (Before kinds, an undocumented `type` of another byte length was never
+    /// equal here, though `==` could find it so: `"K"` and `"\u{212A}"`, KELVIN SIGN.)
     @inline(__always)
     public func `is`(_ type: TransactionType) -> Bool {
         type.kind == .other ? self == type : kind == type.kind

@@ -10,9 +10,16 @@ import Synchronization
 /// core for a batch, one for a background read or commit), so a pool saves nothing.
 final class WorkerThread: Sendable {
     private let handle: pthread_t
-    private let joined = Atomic<Bool>(false)
+    /// Set once the thread has been joined; the lock is held through the join, so every
+    /// waiter returns only after the closure has.
+    private let joined = Mutex(false)
 
     private init(_ handle: pthread_t) { self.handle = handle }
+
+    /// A thread nobody waited for is detached, so its resources go back when it ends.
+    deinit {
+        if !joined.withLock({ $0 }) { pthread_detach(handle) }
+    }
 
     /// Starts `body` on a new thread; nil when the system would not start one (the caller
     /// then does the work itself).
@@ -30,11 +37,14 @@ final class WorkerThread: Sendable {
         return WorkerThread(handle)
     }
 
-    /// Waits for the thread's closure to return. The owner may call it again (a `defer`
-    /// after an early wait): later calls return at once.
+    /// Waits for the thread's closure to return. It may be called again, from any thread
+    /// (a `defer` after an early wait): later calls return once the closure has returned.
     func wait() {
-        guard !joined.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        pthread_join(handle, nil)
+        joined.withLock { joined in
+            guard !joined else { return }
+            pthread_join(handle, nil)
+            joined = true
+        }
     }
 
     /// Runs `body(i)` for every `i` in `0..<count`, each on a thread of its own (`0` on the
