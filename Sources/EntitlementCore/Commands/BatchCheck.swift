@@ -29,7 +29,7 @@ struct BatchCheck {
         defer { fast?.close() }
         let checker = LineChecker(command: command, store: store, engine: StatusEngine(configuration: configuration, environment: command.environment),
                                   evaluatedAt: .string(ISODate.format(date)), date: date, terminal: context.stdout.isTerminal, fast: fast)
-        let workers = max(1, min(ProcessorCount.online(), 8))
+        let workers = Parallel.workers
         let scratches = fast.map { fast in (0..<workers).map { _ in fast.makeScratch() } }
         var result = ExitCode.success
         var answered = 0

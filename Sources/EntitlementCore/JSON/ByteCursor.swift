@@ -161,7 +161,10 @@ struct ByteCursor {
 
     /// True when the range holds exactly `text`'s bytes.
     @inline(__always)
-    func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+    func equals(_ range: Range<Int>, _ text: StaticString) -> Bool { Self.equals(bytes, range, text) }
+
+    @inline(__always)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
         range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
 

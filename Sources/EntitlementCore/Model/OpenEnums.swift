@@ -31,20 +31,23 @@ public struct TransactionType: OpenEnum {
         kind = Kind(rawValue)
     }
 
-    public static let subscriptionStarted = TransactionType(rawValue: "subscription_started")
-    public static let subscriptionRenewed = TransactionType(rawValue: "subscription_renewed")
-    public static let trialStarted = TransactionType(rawValue: "trial_started")
-    public static let introStarted = TransactionType(rawValue: "intro_started")
-    public static let introRenewed = TransactionType(rawValue: "intro_renewed")
-    public static let nonConsumablePurchase = TransactionType(rawValue: "non_consumable_purchase")
-    public static let consumablePurchase = TransactionType(rawValue: "consumable_purchase")
-    public static let manualGrant = TransactionType(rawValue: "manual_grant")
+    /// A documented type, named by its kind's one spelling.
+    private init(_ kind: Kind) {
+        rawValue = kind.name.description
+        self.kind = kind
+    }
+
+    public static let subscriptionStarted = TransactionType(.subscriptionStarted)
+    public static let subscriptionRenewed = TransactionType(.subscriptionRenewed)
+    public static let trialStarted = TransactionType(.trialStarted)
+    public static let introStarted = TransactionType(.introStarted)
+    public static let introRenewed = TransactionType(.introRenewed)
+    public static let nonConsumablePurchase = TransactionType(.nonConsumablePurchase)
+    public static let consumablePurchase = TransactionType(.consumablePurchase)
+    public static let manualGrant = TransactionType(.manualGrant)
 
     /// The documented values, in documentation order.
-    public static let known: [TransactionType] = [
-        .subscriptionStarted, .subscriptionRenewed, .trialStarted, .introStarted, .introRenewed,
-        .nonConsumablePurchase, .consumablePurchase, .manualGrant,
-    ]
+    public static let known: [TransactionType] = Kind.documented.map(TransactionType.init)
 
     /// True for the types that renew: subscriptions, trials and intro offers.
     public var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
@@ -65,24 +68,34 @@ public struct TransactionType: OpenEnum {
     public static func == (lhs: TransactionType, rhs: TransactionType) -> Bool { lhs.rawValue == rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// The documented types, the renewing ones first (`isSubscription`).
-    private enum Kind: UInt8 {
+    /// The documented types in documentation order, the renewing ones first (`isSubscription`).
+    private enum Kind: UInt8, CaseIterable {
         case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
         case nonConsumablePurchase, consumablePurchase, manualGrant, other
 
-        private static let names: [(StaticString, Kind)] = [
-            ("subscription_started", .subscriptionStarted), ("subscription_renewed", .subscriptionRenewed),
-            ("trial_started", .trialStarted), ("intro_started", .introStarted), ("intro_renewed", .introRenewed),
-            ("non_consumable_purchase", .nonConsumablePurchase), ("consumable_purchase", .consumablePurchase),
-            ("manual_grant", .manualGrant),
-        ]
+        static let documented = allCases.filter { $0 != .other }
 
-        /// The kind whose name has exactly these bytes.
+        /// The documented spelling; empty for `.other`, which has none of its own.
+        var name: StaticString {
+            switch self {
+            case .subscriptionStarted: "subscription_started"
+            case .subscriptionRenewed: "subscription_renewed"
+            case .trialStarted: "trial_started"
+            case .introStarted: "intro_started"
+            case .introRenewed: "intro_renewed"
+            case .nonConsumablePurchase: "non_consumable_purchase"
+            case .consumablePurchase: "consumable_purchase"
+            case .manualGrant: "manual_grant"
+            case .other: ""
+            }
+        }
+
+        /// The documented kind whose name has exactly these bytes, else `.other`.
         init(_ name: String) {
             var name = name
             self = name.withUTF8 { bytes in
-                for (known, kind) in Self.names where known.utf8CodeUnitCount == bytes.count
-                    && ShortBytes.equal(bytes.baseAddress!, known.utf8Start, count: bytes.count) {
+                for kind in Self.documented where kind.name.utf8CodeUnitCount == bytes.count
+                    && ShortBytes.equal(bytes.baseAddress!, kind.name.utf8Start, count: bytes.count) {
                     return kind
                 }
                 return .other

@@ -169,10 +169,7 @@ private final class BackgroundCommit: Sendable {
             outcome.withLock { $0 = result }
         }
         // No thread to be had: the commit is made now, before the next batch is planned.
-        guard let started = WorkerThread.start(commit) else {
-            commit()
-            return
-        }
+        let started = WorkerThread.startOrRun(commit)
         thread.withLock { $0 = started }
     }
 

@@ -1,8 +1,9 @@
 import FoundationEssentials
 
 extension ProfileJSON {
-    /// `non_subscriptions`, pretty-printed at `depth`: the bytes `writeNonSubscriptions`
-    /// streams, written in a few copies per purchase.
+    /// `non_subscriptions`, pretty-printed at `depth`: the bytes `JSONStream` would write
+    /// member by member (the reference `ProfileJSONPurchasesTests` compares with), written in
+    /// a few copies per purchase.
     ///
     /// A profile can hold thousands of one-time purchases; streamed member by member, each
     /// costs about forty small appends and a `String`-keyed lookup. Here the text between two

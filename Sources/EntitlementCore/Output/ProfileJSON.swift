@@ -40,11 +40,7 @@ enum ProfileJSON {
             out.endObject()
         }
         out.key("non_subscriptions")
-        if out.style == .pretty {
-            out.value { depth, sink in appendNonSubscriptions(profile, depth: depth, to: sink) }
-        } else {
-            writeNonSubscriptions(profile, into: &out)
-        }
+        out.value { depth, sink in appendNonSubscriptions(profile, depth: depth, to: sink) }
         out.key("profile_id"); out.string(profile.profileID)
         out.key("subscriptions")
         writeSubscriptions(profile, engine: engine, at: date, supersessions: basis.supersessions, into: &out)
@@ -96,45 +92,6 @@ enum ProfileJSON {
             out.key("will_renew"); out.bool(renewal?.willRenew ?? false)
             out.endObject()
             out.sink.drainIfFull()
-        }
-        out.endObject()
-    }
-
-    /// One-time purchases, keyed by product id, each an array in purchase order; member by
-    /// member (`appendNonSubscriptions` writes the same text faster).
-    static func writeNonSubscriptions(_ profile: Profile, into out: inout JSONStream) {
-        var byProduct: [String: [Int]] = [:]  // product id → indices, in purchase order
-        let purchases = profile.transactions.indices.filter { !profile.transactions[$0].isManualGrant && !isSubscription(profile.transactions[$0]) }
-        // A stable sort by purchase date, as the tree's `sorted` of the transactions was.
-        let ordered = purchases.enumerated().sorted {
-            let a = profile.transactions[$0.element].purchasedAt, b = profile.transactions[$1.element].purchasedAt
-            return a != b ? a < b : $0.offset < $1.offset
-        }
-        for (_, index) in ordered {
-            guard let productID = profile.transactions[index].productID else { continue }
-            byProduct[productID, default: []].append(index)
-        }
-        out.beginObject()
-        for (productID, indices) in byProduct.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
-            out.key(named: productID)
-            out.beginArray()
-            for index in indices {
-                let transaction = profile.transactions[index]
-                out.element()
-                out.beginObject()
-                out.key("is_one_time"); out.bool(transaction.type.is(.consumablePurchase))
-                out.key("is_refund"); out.bool(transaction.revokedAt != nil)
-                out.key("is_sandbox"); out.bool(transaction.environment == .sandbox)
-                out.key("purchase_id"); out.string(transaction.transactionID)
-                out.key("purchased_at"); out.date(transaction.purchasedAt)
-                out.key("store"); out.string(transaction.store.rawValue)
-                out.key("vendor_original_transaction_id"); out.string(transaction.originalTransactionID)
-                out.key("vendor_product_id"); out.string(productID)
-                out.key("vendor_transaction_id"); out.string(transaction.transactionID)
-                out.endObject()
-                out.sink.drainIfFull()
-            }
-            out.endArray()
         }
         out.endObject()
     }

@@ -83,9 +83,8 @@ private final class SweepBatch<Part: Sendable>: Sendable {
     func start() {
         let chunks = (paths.count + chunkSize - 1) / chunkSize
         let threads = min(Parallel.workers, max(chunks, 1))
-        let spread: @Sendable () -> Void = { [self] in WorkerThread.perform(threads) { _ in work() } }
         // No thread to be had: the work is done now, before the listing goes on.
-        guard let thread = WorkerThread.start(spread) else { return spread() }
+        let thread = WorkerThread.startOrRun { [self] in WorkerThread.perform(threads) { _ in work() } }
         runner.withLock { $0 = thread }
     }
 

@@ -34,7 +34,7 @@ public enum ISODate {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, the 20 bytes `format` writes for a whole second; nil for
-    /// anything else. `ISODateTests` checks that it agrees with `parseAnyForm` wherever it
+    /// anything else. `ISODateWrittenFormTests` checks that it agrees with `parseAnyForm` wherever it
     /// answers, over generated dates and damaged ones.
     @inline(__always)
     static func parseWritten(_ b: UnsafeBufferPointer<UInt8>) -> Date? {

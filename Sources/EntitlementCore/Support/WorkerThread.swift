@@ -37,6 +37,14 @@ final class WorkerThread: Sendable {
         return WorkerThread(handle)
     }
 
+    /// Starts `body` on a new thread; when none can be started, runs it here and returns nil
+    /// (work that must be done, not a hint that may be dropped).
+    static func startOrRun(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+        if let thread = start(body) { return thread }
+        body()
+        return nil
+    }
+
     /// Waits for the thread's closure to return. It may be called again, from any thread
     /// (a `defer` after an early wait): later calls return once the closure has returned.
     func wait() {

@@ -110,6 +110,29 @@ extension Unit {
             #expect(decoded > 1_000)  // the corpus holds valid transactions, not only errors
         }
 
+        /// A reader without the interning tables (the check scanner's kind) makes the same
+        /// strings as one with them, for repeated and new values alike.
+        @Test func repeatedStringsAreTheSameWithoutInterning() throws {
+            let text = #"[{"product_id": "p.monthly", "store": "app_store"}, {"product_id": "p.monthly", "store": "stripe"}, {"product_id": "é.yearly"}]"#
+            let bytes = Array(text.utf8)
+            var strings: [[String?]] = [[], []]
+            for (index, interning) in [true, false].enumerated() {
+                var fields = ScannedFields(Transaction.fieldTable, interning: interning)
+                try bytes.withUnsafeBufferPointer { buffer in
+                    var cursor = ByteCursor(buffer)
+                    try cursor.beginArray()
+                    var first = true
+                    while try cursor.nextElement(first: &first) {
+                        _ = try fields.read(&cursor) { (cursor: inout ByteCursor, _: Range<Int>) throws(Unsupported) in _ = try cursor.value() }
+                        strings[index].append(try fields.repeatedString(ProfileDecoder.TransactionSlot.productID, buffer))
+                        strings[index].append(try fields.repeatedString(ProfileDecoder.TransactionSlot.store, buffer))
+                    }
+                }
+            }
+            #expect(strings[0] == ["p.monthly", "app_store", "p.monthly", "stripe", "é.yearly", nil])
+            #expect(strings[1] == strings[0])
+        }
+
         /// A pipe has no size: its bytes are read into room that doubles, and none is lost
         /// or repeated at a doubling.
         @Test func aPipeIsReadWholeAsItsRoomGrows() throws {

@@ -39,7 +39,7 @@ extension Unit {
                         streamed.beginObject(); streamed.key("a")
                         copied.beginObject(); copied.key("a")
                     }
-                    ProfileJSON.writeNonSubscriptions(profile, into: &streamed)
+                    Self.writeNonSubscriptions(profile, into: &streamed)
                     copied.value { depth, sink in ProfileJSON.appendNonSubscriptions(profile, depth: depth, to: sink) }
                     for _ in 0..<depth {
                         streamed.endObject()
@@ -77,6 +77,45 @@ extension Unit {
                 #expect(parts == whole.array, "round \(round)")
                 #expect(whole.count > ByteSink.drainThreshold && drains > 0, "round \(round): \(whole.count) bytes, \(drains) runs")
             }
+        }
+
+        /// One-time purchases, keyed by product id, each an array in purchase order, written
+        /// member by member with `JSONStream`: the reference `appendNonSubscriptions` (a few
+        /// copies per purchase) must match.
+        static func writeNonSubscriptions(_ profile: Profile, into out: inout JSONStream) {
+            var byProduct: [String: [Int]] = [:]  // product id → indices, in purchase order
+            let purchases = profile.transactions.indices.filter { !profile.transactions[$0].isManualGrant && !ProfileJSON.isSubscription(profile.transactions[$0]) }
+            // A stable sort by purchase date, as the tree's `sorted` of the transactions was.
+            let ordered = purchases.enumerated().sorted {
+                let a = profile.transactions[$0.element].purchasedAt, b = profile.transactions[$1.element].purchasedAt
+                return a != b ? a < b : $0.offset < $1.offset
+            }
+            for (_, index) in ordered {
+                guard let productID = profile.transactions[index].productID else { continue }
+                byProduct[productID, default: []].append(index)
+            }
+            out.beginObject()
+            for (productID, indices) in byProduct.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
+                out.key(named: productID)
+                out.beginArray()
+                for index in indices {
+                    let transaction = profile.transactions[index]
+                    out.element()
+                    out.beginObject()
+                    out.key("is_one_time"); out.bool(transaction.type.is(.consumablePurchase))
+                    out.key("is_refund"); out.bool(transaction.revokedAt != nil)
+                    out.key("is_sandbox"); out.bool(transaction.environment == .sandbox)
+                    out.key("purchase_id"); out.string(transaction.transactionID)
+                    out.key("purchased_at"); out.date(transaction.purchasedAt)
+                    out.key("store"); out.string(transaction.store.rawValue)
+                    out.key("vendor_original_transaction_id"); out.string(transaction.originalTransactionID)
+                    out.key("vendor_product_id"); out.string(productID)
+                    out.key("vendor_transaction_id"); out.string(transaction.transactionID)
+                    out.endObject()
+                }
+                out.endArray()
+            }
+            out.endObject()
         }
 
         @Test func noPurchasesIsAnEmptyObject() {

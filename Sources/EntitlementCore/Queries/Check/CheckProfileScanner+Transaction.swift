@@ -39,8 +39,8 @@ extension CheckProfileScanner {
             startsAt: try fields.optionalDate(T.startsAt, bytes), expiresAt: try fields.optionalDate(T.expiresAt, bytes),
             revokedAt: try fields.optionalDate(T.revokedAt, bytes), revocationReason: try Self.optionalString(fields.values[T.revocationReason]),
             grantedAt: try fields.optionalDate(T.grantedAt, bytes),
-            isSandbox: environment.map { Self.equals(bytes, $0, "sandbox") } ?? false,
-            isFamilySharing: ownership.map { Self.equals(bytes, $0, "family_sharing") } ?? false,
+            isSandbox: environment.map { ByteCursor.equals(bytes, $0, "sandbox") } ?? false,
+            isFamilySharing: ownership.map { ByteCursor.equals(bytes, $0, "family_sharing") } ?? false,
             hasOfferCode: !(offerCode?.isEmpty ?? true), isUpgraded: try fields.optionalBool(T.isUpgraded))
         // The other fields: only their types are checked, as the decoder reads them.
         for slot in Self.typeCheckedStrings { _ = try Self.optionalString(fields.values[slot]) }
@@ -85,10 +85,5 @@ extension CheckProfileScanner {
             guard let number = Double(ScannedFields.makeString(range, bytes)), number.isFinite else { throw Unsupported() }
         default: throw Unsupported()
         }
-    }
-
-    @inline(__always)
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
 }
