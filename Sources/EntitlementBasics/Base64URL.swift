@@ -3,13 +3,13 @@
 /// Written here rather than taken from `Data(base64Encoded:)`: `Data` drags most of
 /// FoundationEssentials' file code, and with it glibc's name-service and `mktemp`
 /// functions, into a statically linked executable.
-enum Base64URL {
+package enum Base64URL {
     /// The bytes of `text`: the alphabet `A-Z a-z 0-9 - _`, with or without `=` padding.
     ///
     /// Nil for any other character, a length that leaves 1 character over (no whole
     /// byte), or padding that is not at the end or does not complete the last group.
     /// Bits left over in the last character are ignored, as most decoders do.
-    static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
+    package static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
         var sextets: [UInt8] = []
         sextets.reserveCapacity(text.count)
         var padding = 0

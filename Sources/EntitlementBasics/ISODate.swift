@@ -6,27 +6,27 @@ import FoundationEssentials
 /// `YYYY-MM-DD` (midnight UTC). Writes UTC with `Z`, with milliseconds (or
 /// microseconds) only when needed. Hand-written because Foundation's formatters
 /// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
-public enum ISODate {
+package enum ISODate {
     /// 0001-01-01T00:00:00Z, the first instant with a four-digit year.
-    static let firstInstant = -62_135_596_800.0
+    package static let firstInstant = -62_135_596_800.0
     /// 9999-12-31T23:59:59Z: the last whole second of year 9999. A `Date` this far out
     /// holds only about 30 microseconds of precision, so a fraction of this last second
     /// could round into year 10000 and not be written back.
-    static let lastInstant = 253_402_300_799.0
+    package static let lastInstant = 253_402_300_799.0
 
     /// The dates the store can write and read back: every bound in the tool (parsing,
     /// vendor dates, grant ends) is this one range.
-    public static let writableRange = Date(timeIntervalSince1970: firstInstant)...Date(timeIntervalSince1970: lastInstant)
+    package static let writableRange = Date(timeIntervalSince1970: firstInstant)...Date(timeIntervalSince1970: lastInstant)
 
     /// Parses `text`, or returns nil when it is not an accepted form.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         // Works on the string's own UTF-8 storage: no copy, no allocation.
         return text.withUTF8 { parse(utf8: $0) }
     }
 
     /// Parses UTF-8 bytes; see `parse(_:)`.
-    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // The form the tool writes for whole seconds (nearly every date in a store) first;
         // anything else, including a malformed date of that length, takes the general path.
         if bytes.count == 20, let date = parseWritten(bytes) { return date }
@@ -37,7 +37,7 @@ public enum ISODate {
     /// anything else. `ISODateWrittenFormTests` checks that it agrees with `parseAnyForm` wherever it
     /// answers, over generated dates and damaged ones.
     @inline(__always)
-    static func parseWritten(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parseWritten(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
         // Each digit minus "0"; a byte that is not a digit wraps to 10 or more.
@@ -54,7 +54,7 @@ public enum ISODate {
     }
 
     /// Every accepted form; see `parse(_:)`.
-    static func parseAnyForm(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parseAnyForm(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = Scanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.take("-"),
               let month = scanner.number(digits: 2), scanner.take("-"),
@@ -102,7 +102,7 @@ public enum ISODate {
     }
 
     /// `2026-01-15T12:00:00Z`, or `…:00.250Z` when the date has a fraction.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let parts = Parts(date)
         guard (0...9999).contains(parts.civil.year) else {
             return slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros)
@@ -112,7 +112,7 @@ public enum ISODate {
     }
 
     /// Appends `format(date)`'s UTF-8 to `sink`, written in place for real dates.
-    static func append(_ date: Date, to sink: ByteSink) {
+    package static func append(_ date: Date, to sink: ByteSink) {
         let parts = Parts(date)
         guard (0...9999).contains(parts.civil.year) else {
             var text = slowFormat(civil: parts.civil, secondOfDay: parts.secondOfDay, micros: parts.micros)
@@ -210,10 +210,10 @@ public enum ISODate {
 }
 
 /// Proleptic Gregorian calendar arithmetic in UTC (Howard Hinnant's algorithms).
-public enum CivilDate {
-    public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+package enum CivilDate {
+    package static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -222,7 +222,7 @@ public enum CivilDate {
     }
 
     /// Days since 1970-01-01.
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -231,7 +231,7 @@ public enum CivilDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -245,7 +245,7 @@ public enum CivilDate {
 
     /// `date` moved by whole calendar months in UTC; the day is clamped to the
     /// month's length (Jan 31 + 1 month = Feb 28 or 29), the time of day kept.
-    public static func adding(months: Int, to date: Date) -> Date {
+    package static func adding(months: Int, to date: Date) -> Date {
         let interval = date.timeIntervalSince1970
         let days = Int((interval / 86_400).rounded(.down))
         let timeOfDay = interval - Double(days) * 86_400

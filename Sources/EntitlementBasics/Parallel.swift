@@ -2,15 +2,15 @@ import FoundationEssentials
 import Synchronization
 
 /// Work spread over every core, results kept in input order.
-enum Parallel {
+package enum Parallel {
     /// Threads to use: the cores, at most 8.
-    static let workers = max(1, min(ProcessorCount.online(), 8))
+    package static let workers = max(1, min(ProcessorCount.online(), 8))
 
     /// `transform` of every item, computed on all cores; below `threshold` items, on one.
     ///
     /// The threads take chunks of `chunkSize` items in turn rather than one fixed share each,
     /// so a thread slowed down by other work on the machine does not hold the others up.
-    static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64, chunkSize: Int = 32,
+    package static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64, chunkSize: Int = 32,
                                                       _ transform: @Sendable (Item) -> Result) -> [Result] {
         guard items.count >= threshold, workers > 1 else { return items.map(transform) }
         let size = max(1, chunkSize)
@@ -28,7 +28,7 @@ enum Parallel {
     }
 
     /// Splits `items` into one contiguous part per core and returns each part's result, in order.
-    static func mapParts<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64,
+    package static func mapParts<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64,
                                                            _ body: @Sendable (ArraySlice<Item>) -> Result) -> [Result] {
         guard items.count >= threshold, workers > 1 else { return [body(items[...])] }
         let parts = workers

@@ -6,8 +6,8 @@ import Glibc
 /// `check` is called once per user from scripts, so start-up time is the product.
 /// Each entry is split at its first `=` byte: finding `"="` as a `Character` instead
 /// runs grapheme breaking over every byte, which cost a sixth of a whole `check`.
-public enum ProcessEnvironment {
-    public static func current() -> [String: String] {
+package enum ProcessEnvironment {
+    package static func current() -> [String: String] {
         var count = 0
         while environ[count] != nil { count += 1 }
         // Sized once: growing it entry by entry rehashed every key several times.

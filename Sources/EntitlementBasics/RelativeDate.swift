@@ -6,8 +6,8 @@ import FoundationEssentials
 /// `tomorrow` are 24 hours either side. An offset is a sign, a whole number and a unit:
 /// `h` hours, `d` days, `w` weeks, `m` calendar months, `y` calendar years (UTC), for
 /// example `-3d`, `+2w`, `-1m`, `+1y`, `-12h`. For midnight, write the date (`2026-01-15`).
-enum RelativeDate {
-    static func resolve(_ text: String, now: Date) -> Date? {
+package enum RelativeDate {
+    package static func resolve(_ text: String, now: Date) -> Date? {
         switch text.lowercased() {
         case "now", "today": return now
         case "yesterday": return now.addingTimeInterval(-86_400)

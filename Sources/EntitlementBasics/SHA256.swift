@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), used only to name profile files of very long user ids.
 ///
 /// The package has no dependencies and Foundation on Linux has no digest API.
-public enum SHA256 {
+package enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +14,7 @@ public enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lower-case hex digits.
-    public static func hexDigest<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hexDigest<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) * 8
         message.append(0x80)

@@ -2,7 +2,7 @@
 /// faster-starting binary than full Foundation with ICU).
 extension StringProtocol {
     /// The text without leading and trailing white space (spaces, tabs, newlines).
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
@@ -12,28 +12,33 @@ extension StringProtocol {
     }
 
     /// The text padded with spaces to `width` characters (never cut).
-    func padded(to width: Int) -> String {
+    package func padded(to width: Int) -> String {
         count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
     }
 }
 
 /// Path helpers for the store's own, always-absolute-or-relative POSIX paths.
-enum PathName {
+package enum PathName {
     /// `a/b/c.json` → `a/b`; `c.json` → `.`.
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `a/b/c.json` → `a/b`; `c.json` → `` (for paths relative to a root).
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
     /// `a/b/c.json` → `c.json`.
-    static func base(of path: String) -> String {
+    package static func base(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
+}
+
+/// Seconds as people write them: `10`, `0.5`.
+package func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds))" : "\(seconds)"
 }

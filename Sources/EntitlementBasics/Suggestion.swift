@@ -1,6 +1,6 @@
 /// "Did you mean …?": the closest candidate by edit distance, if close enough.
-public enum Suggestion {
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+package enum Suggestion {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let target = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {
@@ -14,7 +14,7 @@ public enum Suggestion {
     }
 
     /// Damerau-Levenshtein distance (adjacent transpositions count as one edit).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

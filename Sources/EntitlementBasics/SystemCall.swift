@@ -5,19 +5,26 @@ import Glibc
 #endif
 
 /// A failed system call: its name and `errno`, read once, right after the call.
-struct SystemError: Error, Equatable, Sendable {
-    var call: String
-    var code: Int32
+@usableFromInline
+package struct SystemError: Error, Equatable, Sendable {
+    package var call: String
+    package var code: Int32
+
+    @usableFromInline
+    package init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
 
     /// `strerror` text, for example "No space left on device".
-    var message: String { String(cString: strerror(code)) }
+    package var message: String { String(cString: strerror(code)) }
 }
 
 /// Makes one system call: retries it while it fails with EINTR, reads `errno` once,
 /// and turns a negative result into a `SystemError`. Every system call of the tool
-/// goes through here (or `syscallPointer`), so all behave the same under signals.
-@discardableResult
-func syscall<Result: FixedWidthInteger>(_ name: String, _ body: () -> Result) throws(SystemError) -> Result {
+/// goes through here (or `systemCallPointer`), so all behave the same under signals.
+@inlinable @discardableResult
+package func systemCall<Result: FixedWidthInteger>(_ name: String, _ body: () -> Result) throws(SystemError) -> Result {
     while true {
         let result = body()
         if result >= 0 { return result }
@@ -28,7 +35,8 @@ func syscall<Result: FixedWidthInteger>(_ name: String, _ body: () -> Result) th
 }
 
 /// `syscall` for calls that return a pointer and nil on failure (`opendir`).
-func syscallPointer<Pointer>(_ name: String, _ body: () -> Pointer?) throws(SystemError) -> Pointer {
+@inlinable
+package func systemCallPointer<Pointer>(_ name: String, _ body: () -> Pointer?) throws(SystemError) -> Pointer {
     while true {
         if let pointer = body() { return pointer }
         let code = errno

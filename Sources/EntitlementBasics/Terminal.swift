@@ -1,10 +1,10 @@
 /// Makes strings from data safe to print: a crafted id cannot drive the terminal.
-public enum Terminal {
+package enum Terminal {
     /// `text` with every character that could drive or reorder the terminal shown as an
     /// escape: controls (Unicode Cc: C0, DEL, C1) as `\n`, `\t`, `\r` or `\u{1b}`, and the
     /// bidirectional formatting marks, U+2028 and U+2029 as `\u{…}`. A backslash is
     /// always doubled, so the text `\u{1b}` (printed `\\u{1b}`) never looks like ESC.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -21,7 +21,7 @@ public enum Terminal {
     }
 
     /// Bytes that may not be UTF-8, for a message: printable ASCII as is, anything else as `\xNN`.
-    static func escapeBytes(_ bytes: [UInt8]) -> String {
+    package static func escapeBytes(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var out = ""
         for byte in bytes {
@@ -35,7 +35,7 @@ public enum Terminal {
     }
 
     /// Cc, the bidi controls of Cf, Zl, Zp, and the backslash that introduces escapes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x5C: return true
         case 0x00..<0x20, 0x7F..<0xA0: return true  // Cc

@@ -8,7 +8,7 @@ import Synchronization
 /// included, where it asked the system for the number of processors twice and touched
 /// pages of its own (docs/performance.md). Its threads are few and long-lived (one per
 /// core for a batch, one for a background read or commit), so a pool saves nothing.
-final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     private let handle: pthread_t
     /// Set once the thread has been joined; the lock is held through the join, so every
     /// waiter returns only after the closure has.
@@ -23,7 +23,7 @@ final class WorkerThread: Sendable {
 
     /// Starts `body` on a new thread; nil when the system would not start one (the caller
     /// then does the work itself).
-    static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
         let context = Unmanaged.passRetained(Work(body)).toOpaque()
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { context in
@@ -39,7 +39,7 @@ final class WorkerThread: Sendable {
 
     /// Starts `body` on a new thread; when none can be started, runs it here and returns nil
     /// (work that must be done, not a hint that may be dropped).
-    static func startOrRun(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+    package static func startOrRun(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
         if let thread = start(body) { return thread }
         body()
         return nil
@@ -47,7 +47,7 @@ final class WorkerThread: Sendable {
 
     /// Waits for the thread's closure to return. It may be called again, from any thread
     /// (a `defer` after an early wait): later calls return once the closure has returned.
-    func wait() {
+    package func wait() {
         joined.withLock { joined in
             guard !joined else { return }
             pthread_join(handle, nil)
@@ -57,7 +57,7 @@ final class WorkerThread: Sendable {
 
     /// Runs `body(i)` for every `i` in `0..<count`, each on a thread of its own (`0` on the
     /// caller's), and returns when every one has returned.
-    static func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    package static func perform(_ count: Int, _ body: @Sendable (Int) -> Void) {
         guard count > 1 else {
             if count == 1 { body(0) }
             return

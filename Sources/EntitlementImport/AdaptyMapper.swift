@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// An Adapty server-side profile → an `ImportDocument` (docs/import.md, section 9.2). Pure.
 enum AdaptyMapper {

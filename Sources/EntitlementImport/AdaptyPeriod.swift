@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 /// Adapty's field names (server-side API, Profile object).
 enum AdaptyKey {

@@ -1,3 +1,6 @@
+import EntitlementModel
+import EntitlementRules
+
 /// Apple's field names (App Store Server API and Server Notifications V2).
 enum AppleKey {
     // JWSTransactionDecodedPayload

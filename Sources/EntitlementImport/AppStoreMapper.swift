@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
 enum AppStoreMapper {

@@ -1,15 +1,17 @@
+import EntitlementModel
+
 /// A product added to the configuration by an import.
-struct ConfigAddition: Equatable, Sendable {
-    var entitlement: String
-    var productID: String
+package struct ConfigAddition: Equatable, Sendable {
+    package var entitlement: String
+    package var productID: String
     /// True when the entitlement itself was new.
-    var createdEntitlement: Bool
+    package var createdEntitlement: Bool
 }
 
 /// Adds the (entitlement, product) pairs a document states to the configuration (section 7.5).
 /// Nothing is ever removed; a pair already there is not reported.
-enum ConfigurationExtender {
-    static func extend(_ configuration: ProductConfiguration, with mappings: [ProductMapping]) -> (ProductConfiguration, [ConfigAddition]) {
+package enum ConfigurationExtender {
+    package static func extend(_ configuration: ProductConfiguration, with mappings: [ProductMapping]) -> (ProductConfiguration, [ConfigAddition]) {
         var configuration = configuration
         var added: [ConfigAddition] = []
         for mapping in mappings {

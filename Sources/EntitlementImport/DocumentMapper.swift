@@ -1,8 +1,11 @@
+import EntitlementJSON
+import EntitlementModel
+
 /// One document's bytes → JSON (or a bare JWS) → its shape → an `ImportDocument`. Pure.
-enum DocumentMapper {
+package enum DocumentMapper {
     /// Maps the document `bytes`, named `file` in messages; `format` restricts detection (`--format`).
     /// `line` and `column` say where the bytes start in their input, for syntax errors.
-    static func map(_ bytes: [UInt8], file: String, format: ImportFormat?, line: Int = 1, column: Int = 1) throws(EntitlementError) -> ImportDocument {
+    package static func map(_ bytes: [UInt8], file: String, format: ImportFormat?, line: Int = 1, column: Int = 1) throws(EntitlementError) -> ImportDocument {
         var (root, path, decoded) = try parse(bytes, file: file, line: line, column: column)
         if case .string(let text) = root, JWS.looksLikeJWS(text) {
             root = try decodeWhole(text, file: file)

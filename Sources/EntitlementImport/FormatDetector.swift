@@ -1,3 +1,7 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
 /// One test on a document's top-level value (docs/import.md, section 2.2).
 enum DocumentSignature: String, CaseIterable, Sendable {
     case appStoreTransaction = "A1", appStoreTransactions = "A2", appStoreRenewalInfo = "A3"

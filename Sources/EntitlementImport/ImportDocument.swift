@@ -1,13 +1,16 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// One vendor document in our terms: what to write, what the vendor claims, and what was odd.
 ///
 /// Built by the pure mappers; the command merges it into a profile and reconciles it.
-struct ImportDocument: Sendable {
-    var format: ImportFormat
-    var shape: ImportShape
+package struct ImportDocument: Sendable {
+    package var format: ImportFormat
+    package var shape: ImportShape
     /// Extra words for the summary header, e.g. a notification's `DID_RENEW/GRACE_PERIOD`.
-    var detail: String?
+    package var detail: String?
     /// The user the document names (section 4), if any.
     var user: String?
     var userSource: UserSource?
@@ -19,7 +22,7 @@ struct ImportDocument: Sendable {
     var transactions: [MappedTransaction] = []
     var renewals: [MappedRenewal] = []
     /// (entitlement, product) pairs the document states (section 7.5).
-    var productMappings: [ProductMapping] = []
+    package var productMappings: [ProductMapping] = []
     /// Adapty `custom_attributes`, in document order, null values left out.
     var customAttributes: [(key: String, value: JSONValue)] = []
     /// Adapty's `profile_id`.
@@ -28,11 +31,11 @@ struct ImportDocument: Sendable {
     var firstSeen: Date?
     var statements: [VendorStatement] = []
     /// Messages for stderr, without the `warning: FILE: ` prefix.
-    var warnings: [String] = []
+    package var warnings: [String] = []
     /// Items left out, one line each, for the summary.
-    var skipped: [String] = []
+    package var skipped: [String] = []
     /// How many JWS strings were decoded.
-    var jwsDecoded = 0
+    package var jwsDecoded = 0
 
     init(format: ImportFormat, shape: ImportShape) {
         self.format = format
@@ -40,7 +43,7 @@ struct ImportDocument: Sendable {
     }
 
     /// True when there is something to write into a profile (a user is needed).
-    var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
+    package var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
 
     /// Adds a token once, keeping document order.
     mutating func noteToken(_ token: String?) {
@@ -63,7 +66,7 @@ struct ImportDocument: Sendable {
 }
 
 /// A product that unlocks an entitlement, as a document states it.
-struct ProductMapping: Equatable, Sendable {
+package struct ProductMapping: Equatable, Sendable {
     var entitlement: String
     var productID: String
 }
@@ -90,9 +93,9 @@ struct MappedTransaction: Sendable {
 }
 
 /// (store, transaction_id): how import matches transactions.
-struct TransactionKey: Hashable, Sendable {
-    var store: String
-    var transactionID: String
+package struct TransactionKey: Hashable, Sendable {
+    package var store: String
+    package var transactionID: String
 }
 
 /// A renewal-info field a vendor may or may not express.

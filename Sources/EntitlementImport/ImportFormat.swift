@@ -1,9 +1,11 @@
+import EntitlementModel
+
 /// The vendor a document comes from: the values of `import --format`.
-public enum ImportFormat: String, CaseIterable, Sendable {
+package enum ImportFormat: String, CaseIterable, Sendable {
     case appstore, revenuecat, adapty, qonversion
 
     /// The vendor's name as people write it.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .appstore: return "App Store"
         case .revenuecat: return "RevenueCat"
@@ -24,13 +26,13 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 }
 
 /// The kind of document within a format (docs/import.md, section 2.2).
-enum ImportShape: String, Sendable {
+package enum ImportShape: String, Sendable {
     case transaction, transactions
     case renewalInfo = "renewal_info"
     case notification, statuses, history, subscriber, profile, entitlements, permissions
 
     /// The words the text summary uses.
-    var words: String {
+    package var words: String {
         switch self {
         case .renewalInfo: return "renewal info"
         case .statuses: return "subscription statuses"
@@ -41,7 +43,7 @@ enum ImportShape: String, Sendable {
 }
 
 /// Where the user id of a document came from.
-enum UserSource: String, Sendable {
+package enum UserSource: String, Sendable {
     case option = "--user"
     case originalAppUserID = "original_app_user_id"
     case customerUserID = "customer_user_id"
@@ -49,7 +51,7 @@ enum UserSource: String, Sendable {
 }
 
 /// Where a document's time came from (section 5).
-enum TimeSource: String, Sendable {
+package enum TimeSource: String, Sendable {
     case signedDate, requestDate = "request_date", timestamp
     case option = "--at"
     case now

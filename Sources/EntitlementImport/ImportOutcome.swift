@@ -1,27 +1,28 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// What happened to one document of an import run: the summary is made from these.
-struct ImportOutcome: Sendable {
+package struct ImportOutcome: Sendable {
     /// The FILE as given (`<stdin>`, or `<stdin>#N` when standard input holds several documents).
-    var name: String
-    var document: ImportDocument?
+    package var name: String
+    package var document: ImportDocument?
     /// Set when the document failed; nothing from it was written.
-    var error: EntitlementError?
-    var user: String?
-    var userSource: UserSource?
-    var time: Date?
-    var timeSource: TimeSource?
+    package var error: EntitlementError?
+    package var user: String?
+    package var userSource: UserSource?
+    package var time: Date?
+    package var timeSource: TimeSource?
     /// `--at` was given but the document has its own time, which won.
-    var atIgnored = false
-    var merge: MergeReport?
-    var configAdded: [ConfigAddition] = []
-    var verdicts: [VerdictRow] = []
+    package var atIgnored = false
+    package var merge: MergeReport?
+    package var configAdded: [ConfigAddition] = []
+    package var verdicts: [VerdictRow] = []
     /// Every warning about this document, without the `warning: FILE: ` prefix.
-    var warnings: [String] = []
+    package var warnings: [String] = []
 
-    init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
-    var failed: Bool { error != nil }
-    var disagreements: Int { verdicts.filter { $0.result == .disagree }.count }
-    var notCompared: Int { verdicts.filter { $0.result == .notCompared }.count }
+    package var failed: Bool { error != nil }
+    package var disagreements: Int { verdicts.filter { $0.result == .disagree }.count }
+    package var notCompared: Int { verdicts.filter { $0.result == .notCompared }.count }
 }

@@ -1,3 +1,5 @@
+import EntitlementJSON
+
 /// Field paths in import errors (docs/import.md, section 6.2): `.name` for plain keys,
 /// `["…"]` for others, `[n]` for array items, `#payload` after a decoded JWS.
 enum ImportPath {

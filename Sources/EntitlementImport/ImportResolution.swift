@@ -1,10 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// Which user and which time a mapped document gets (docs/import.md, sections 4 and 5). Pure.
-enum ImportResolution {
+package enum ImportResolution {
     /// Sets the outcome's user: `--user`, else the document's, else an error (exit 2) when there is something to write.
-    static func user(of document: ImportDocument, file: String, option: String?, into outcome: inout ImportOutcome,
-                     warnings: inout [String]) throws(EntitlementError) {
+    /// `command` names the command whose usage a refused id points to (the CLI passes its own name).
+    package static func user(of document: ImportDocument, file: String, option: String?, command: String, into outcome: inout ImportOutcome,
+                             warnings: inout [String]) throws(EntitlementError) {
         guard document.hasProfileData else { return }
         let name = Terminal.escape(file)
         if let option {
@@ -18,7 +21,7 @@ enum ImportResolution {
         if let named = document.user {
             // The same id rules as the command line: an id the CLI would refuse is never created by import.
             do throws(UserID.Problem) { _ = try UserID.validate(named) } catch {
-                throw .invalidUserID(error, command: ImportCommand.spec.name)  // the id rules of grant: exit 2
+                throw .invalidUserID(error, command: command)  // the id rules of grant: exit 2
             }
             outcome.user = named
             outcome.userSource = document.userSource
@@ -32,7 +35,7 @@ enum ImportResolution {
             throw .usage("\(name): the document does not say which user it belongs to.", hint: "Pass --user USER.")
         case 1:
             do throws(UserID.Problem) { _ = try UserID.validate(document.appAccountTokens[0]) } catch {
-                throw .invalidUserID(error, command: ImportCommand.spec.name)
+                throw .invalidUserID(error, command: command)
             }
             outcome.user = document.appAccountTokens[0]
             outcome.userSource = .appAccountToken
@@ -43,7 +46,7 @@ enum ImportResolution {
     }
 
     /// Sets the document time: its own, else `--at`, else now (with a warning when a verdict depends on it).
-    static func time(of document: ImportDocument, option: Date?, now: Date, into outcome: inout ImportOutcome, warnings: inout [String]) {
+    package static func time(of document: ImportDocument, option: Date?, now: Date, into outcome: inout ImportOutcome, warnings: inout [String]) {
         if let time = document.time {
             outcome.time = time
             outcome.timeSource = document.timeSource

@@ -1,3 +1,6 @@
+import EntitlementModel
+import EntitlementRules
+
 /// Keys of the `vendor.<format>` objects import writes (docs/import.md, section 7.3).
 enum VendorObjectKey {
     static let transaction = "transaction"

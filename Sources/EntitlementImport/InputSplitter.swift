@@ -3,15 +3,21 @@
 ///
 /// Only brackets and strings are tracked; each piece is then parsed on its own, so a
 /// broken document fails alone unless its brackets never close.
-enum InputSplitter {
+package enum InputSplitter {
     /// One document: its bytes and where it starts (1-based line and column) in the input.
-    struct Piece: Equatable, Sendable {
-        var bytes: [UInt8]
-        var line: Int
-        var column: Int
+    package struct Piece: Equatable, Sendable {
+        package var bytes: [UInt8]
+        package var line: Int
+        package var column: Int
+
+        package init(bytes: [UInt8], line: Int, column: Int) {
+            self.bytes = bytes
+            self.line = line
+            self.column = column
+        }
     }
 
-    static func split(_ input: [UInt8]) -> [Piece] {
+    package static func split(_ input: [UInt8]) -> [Piece] {
         var pieces: [Piece] = []
         var index = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1, column = 1

@@ -1,7 +1,10 @@
+import EntitlementBasics
+import EntitlementJSON
+
 /// Compact JWS strings (`header.payload.signature`, base64url) as Apple signs its data.
 ///
 /// Only decoded, never verified: the command says so once on stderr.
-enum JWS {
+package enum JWS {
     /// True when `text`, trimmed, has the shape `^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$`.
     static func looksLikeJWS(_ text: String) -> Bool {
         let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)

@@ -1,22 +1,26 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// What merging one document into a profile changed (docs/import.md, sections 7.2–7.6).
-struct MergeReport: Equatable, Sendable {
-    var transactionsAdded: [TransactionKey] = []
-    var transactionsUpdated: [TransactionKey] = []
-    var transactionsUnchanged: [TransactionKey] = []
-    var renewalsAdded: [String] = []
-    var renewalsUpdated: [String] = []
-    var renewalsUnchanged: [String] = []
-    var attributesSet: [String] = []
-    var attributesUnchanged: [String] = []
-    var createdProfile = false
+package struct MergeReport: Equatable, Sendable {
+    package var transactionsAdded: [TransactionKey] = []
+    package var transactionsUpdated: [TransactionKey] = []
+    package var transactionsUnchanged: [TransactionKey] = []
+    package var renewalsAdded: [String] = []
+    package var renewalsUpdated: [String] = []
+    package var renewalsUnchanged: [String] = []
+    package var attributesSet: [String] = []
+    package var attributesUnchanged: [String] = []
+    package var createdProfile = false
     /// The profile's `profile_id` was set from the document.
     var setProfileID = false
-    var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// True when the profile differs from what was stored.
-    var changed: Bool {
+    package var changed: Bool {
         createdProfile || setProfileID || !transactionsAdded.isEmpty || !transactionsUpdated.isEmpty
             || !renewalsAdded.isEmpty || !renewalsUpdated.isEmpty || !attributesSet.isEmpty
     }
@@ -24,11 +28,11 @@ struct MergeReport: Equatable, Sendable {
 
 /// Merges an `ImportDocument` into a profile, idempotently. Pure: the new profile's id
 /// and the time come in, so the same document always gives the same result.
-enum ProfileMerger {
+package enum ProfileMerger {
     /// Ids that import made up from document values (section 7.1).
     static let synthesizedPrefixes = ["rc:", "adapty:", "qonversion:"]
 
-    static func merge(_ document: ImportDocument, into existing: Profile?, userID: String,
+    package static func merge(_ document: ImportDocument, into existing: Profile?, userID: String,
                              newProfileID: String, now: Date) -> (Profile, MergeReport) {
         var report = MergeReport()
         var profile: Profile

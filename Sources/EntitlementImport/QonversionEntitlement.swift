@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 /// Qonversion's field names (entitlements / permissions responses).
 enum QonversionKey {

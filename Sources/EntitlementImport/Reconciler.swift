@@ -1,34 +1,37 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// One vendor verdict next to ours (docs/import.md, section 10).
-struct VerdictRow: Equatable, Sendable {
-    enum Result: String, Sendable {
+package struct VerdictRow: Equatable, Sendable {
+    package enum Result: String, Sendable {
         case agree, disagree
         case notCompared = "not_compared"
     }
 
-    var result: Result
+    package var result: Result
     /// The entitlement; for App Store rows, the configured entitlements of the subscription's products.
-    var entitlement: String
+    package var entitlement: String
     /// The entitlement id, or the App Store `originalTransactionId` (nil when unknown).
-    var subject: String?
-    var vendorState: String
-    var evidence: String
-    var accepted: [AccessState]
+    package var subject: String?
+    package var vendorState: String
+    package var evidence: String
+    package var accepted: [AccessState]
     /// Our state at the document time; nil when not compared.
-    var ours: AccessState?
+    package var ours: AccessState?
     /// Why a row was not compared.
-    var note: String?
-    var isSubscription: Bool
+    package var note: String?
+    package var isSubscription: Bool
 }
 
 /// Compares a document's vendor verdicts with our engine's, at the document's own time.
 /// Pure; it never changes data to make them agree.
-enum Reconciler {
+package enum Reconciler {
     /// The id of the stand-in entitlement an App Store subscription is evaluated under.
     static let subscriptionEntitlement = "\u{1}subscription"
 
-    static func reconcile(_ document: ImportDocument, configuration: ProductConfiguration, at date: Date) -> [VerdictRow] {
+    package static func reconcile(_ document: ImportDocument, configuration: ProductConfiguration, at date: Date) -> [VerdictRow] {
         // The document alone, as it would be after import: the result is a property of the document.
         let scratch = ProfileMerger.merge(document, into: nil, userID: "scratch", newProfileID: "scratch", now: date).0
         let engine = StatusEngine(configuration: configuration, environment: .any)

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// RevenueCat's field names (REST v1 `GET /subscribers/{id}`).
 enum RevenueCatKey {

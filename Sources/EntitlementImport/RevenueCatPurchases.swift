@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// RevenueCat `subscriptions` and `non_subscriptions` → transactions and renewal info (section 9.1).
 struct RevenueCatPurchases {

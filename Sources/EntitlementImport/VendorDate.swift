@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// The vendors' date forms (docs/import.md section 6.1). ISO 8601 strings
 /// (RevenueCat, Adapty) go through `ISODate.parse`; these are the numeric ones.

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
 
 /// Typed reads of vendor fields, with the types of docs/import.md section 6.1.
 ///

@@ -1,7 +1,7 @@
 extension ByteCursor {
     /// A string at the cursor (on its quote) without escapes: the range of its content
     /// and whether it is all ASCII. Other than ASCII, it must be valid UTF-8.
-    mutating func string() throws(Unsupported) -> (Range<Int>, Bool) {
+    package mutating func string() throws(Unsupported) -> (Range<Int>, Bool) {
         index += 1
         let start = index
         let skipped = StringScan.skipOrdinary(bytes, from: index)
@@ -25,7 +25,7 @@ extension ByteCursor {
     }
 
     /// Well-formed UTF-8 (Unicode's table 3-7): no overlong forms, no surrogates, nothing past U+10FFFF.
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
         func continuation(_ at: Int) -> Bool { at < n && bytes[at] & 0xC0 == 0x80 }

@@ -3,7 +3,9 @@ import Glibc
 /// The byte decoder gave up: the document is malformed, or uses something the fast path
 /// leaves to the tree (an escape in a key, deep nesting). The tree path then reads it,
 /// and reports the error, with line and column, exactly as it always has.
-struct Unsupported: Error {}
+package struct Unsupported: Error {
+    package init() {}
+}
 
 /// A strict forward scanner over a JSON text that accepts only what `JSONParser` accepts.
 ///
@@ -11,28 +13,28 @@ struct Unsupported: Error {}
 /// objects and arrays are skipped (with the parser's checks: syntax, UTF-8, control
 /// characters, duplicate keys). It gives up (`Unsupported`) on anything it does not
 /// handle itself, including every error, so that the tree path has the last word.
-struct ByteCursor {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+package struct ByteCursor {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
     /// Keys of the objects being checked for duplicates, innermost last (`beginKeys`).
     /// Internal so that a scanner reused from file to file can lend the cursor its storage.
-    var keyLog: [Range<Int>] = []
+    package var keyLog: [Range<Int>] = []
 
     /// Skipped objects nest at most this deep; deeper ones go to the tree path.
-    static let maximumSkipDepth = 64
+    package static let maximumSkipDepth = 64
     /// A skipped object with more keys than this goes to the tree path (its duplicate check is quadratic).
-    static let maximumSkippedKeys = 64
+    package static let maximumSkippedKeys = 64
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The byte at the cursor, or 0 at the end (0 is never valid where a token is expected).
     @inline(__always)
-    func peek() -> UInt8 { index < bytes.count ? bytes[index] : 0 }
+    package func peek() -> UInt8 { index < bytes.count ? bytes[index] : 0 }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }
         skipWhitespaceRun()
     }
@@ -64,7 +66,7 @@ struct ByteCursor {
     }
 
     @inline(__always)
-    mutating func expect(_ byte: UInt8) throws(Unsupported) {
+    package mutating func expect(_ byte: UInt8) throws(Unsupported) {
         guard peek() == byte else { throw Unsupported() }
         index += 1
     }
@@ -72,14 +74,14 @@ struct ByteCursor {
     // MARK: Objects and arrays
 
     /// Enters an object at the cursor (after whitespace).
-    mutating func beginObject() throws(Unsupported) {
+    package mutating func beginObject() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
     }
 
     /// The next key of the object being read, with the cursor on its value; nil after the
     /// closing brace. `first` is true before the first key and is cleared here.
-    mutating func nextKey(first: inout Bool) throws(Unsupported) -> Range<Int>? {
+    package mutating func nextKey(first: inout Bool) throws(Unsupported) -> Range<Int>? {
         guard try toNextKey(first: &first) else { return nil }
         let (key, _) = try string()
         try toValue()
@@ -89,7 +91,7 @@ struct ByteCursor {
     /// Moves to the opening quote of the object's next key and returns true, or past the
     /// closing brace and returns false. `first` is true before the first key and is cleared here.
     @inline(__always)
-    mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
+    package mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
             first = false
@@ -107,7 +109,7 @@ struct ByteCursor {
 
     /// From just after a key's closing quote to its value: the colon and the whitespace around it.
     @inline(__always)
-    mutating func toValue() throws(Unsupported) {
+    package mutating func toValue() throws(Unsupported) {
         // As written: a colon, one space and the value.
         if bytes.count - index > 2, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20, bytes[index + 2] > 0x20 {
             index += 2
@@ -122,7 +124,7 @@ struct ByteCursor {
     /// quote) is `quoted`: a key's bytes followed by its closing quote. A key with no quote,
     /// backslash or control character in it, so the bytes are the whole string.
     @inline(__always)
-    mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count - index > quoted.count,
               ShortBytes.equal(bytes.baseAddress! + index + 1, quoted.baseAddress!, count: quoted.count) else { return false }
         index += 1 + quoted.count
@@ -130,13 +132,13 @@ struct ByteCursor {
     }
 
     /// Enters an array at the cursor (after whitespace).
-    mutating func beginArray() throws(Unsupported) {
+    package mutating func beginArray() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: "["))
     }
 
     /// True with the cursor on the next element, false after the closing bracket.
-    mutating func nextElement(first: inout Bool) throws(Unsupported) -> Bool {
+    package mutating func nextElement(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
             first = false
@@ -152,26 +154,26 @@ struct ByteCursor {
 
     /// True when the bytes of two ranges are the same.
     @inline(__always)
-    func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool { Self.same(bytes, a, b) }
+    package func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool { Self.same(bytes, a, b) }
 
     @inline(__always)
-    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    package static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
         a.count == b.count && (a.isEmpty || ShortBytes.equal(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, count: a.count))
     }
 
     /// True when the range holds exactly `text`'s bytes.
     @inline(__always)
-    func equals(_ range: Range<Int>, _ text: StaticString) -> Bool { Self.equals(bytes, range, text) }
+    package func equals(_ range: Range<Int>, _ text: StaticString) -> Bool { Self.equals(bytes, range, text) }
 
     @inline(__always)
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
+    package static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
         range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
 
     // MARK: Values
 
     /// Scans the value at the cursor (after whitespace), skipping objects and arrays whole.
-    mutating func value(depth: Int = 0) throws(Unsupported) -> ScannedValue {
+    package mutating func value(depth: Int = 0) throws(Unsupported) -> ScannedValue {
         switch peek() {
         case UInt8(ascii: "\""):
             let (range, ascii) = try string()
@@ -213,11 +215,11 @@ struct ByteCursor {
 
     /// Starts the duplicate-key check of an object's keys; pass the mark to `addKey` and `endKeys`.
     @inline(__always)
-    func beginKeys() -> Int { keyLog.count }
+    package func beginKeys() -> Int { keyLog.count }
 
     /// Adds a key of the object begun at `mark`; gives up when the object already had it, or
     /// has too many keys to compare (the check is quadratic).
-    mutating func addKey(_ key: Range<Int>, since mark: Int) throws(Unsupported) {
+    package mutating func addKey(_ key: Range<Int>, since mark: Int) throws(Unsupported) {
         guard keyLog.count - mark < Self.maximumSkippedKeys else { throw Unsupported() }
         for earlier in keyLog[mark...] where same(earlier, key) { throw Unsupported() }
         keyLog.append(key)
@@ -225,7 +227,7 @@ struct ByteCursor {
 
     /// Ends the check begun at `mark`, forgetting that object's keys.
     @inline(__always)
-    mutating func endKeys(_ mark: Int) {
+    package mutating func endKeys(_ mark: Int) {
         if keyLog.count > mark { keyLog.removeSubrange(mark...) }
     }
 
@@ -237,7 +239,7 @@ struct ByteCursor {
     }
 
     /// A number as the parser's grammar has it; the range of its text.
-    mutating func number() throws(Unsupported) -> Range<Int> {
+    package mutating func number() throws(Unsupported) -> Range<Int> {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         let first = peek()

@@ -1,54 +1,61 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// A wrong or missing field in a JSON document, with its path ("transactions[2].expires_at").
-public struct FieldError: Error, Equatable, Sendable {
-    public var path: String
-    public var message: String
+package struct FieldError: Error, Equatable, Sendable {
+    package var path: String
+    package var message: String
     /// Set when the field is a `schema_version` newer than this tool supports: callers
     /// switch on it (`EntitlementError.newerSchema`) instead of matching the message.
-    public var newerSchemaVersion: Int? = nil
+    package var newerSchemaVersion: Int? = nil
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    package init(path: String, message: String, newerSchemaVersion: Int? = nil) {
+        self.path = path
+        self.message = message
+        self.newerSchemaVersion = newerSchemaVersion
+    }
+
+    package var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 /// Reads typed fields out of a `JSONObject`, naming the field's path in every error.
-public struct FieldReader {
-    public let object: JSONObject
-    public let path: String
+package struct FieldReader {
+    package let object: JSONObject
+    package let path: String
     /// The object's values of a model's known fields, found in one pass (see `FieldTable`).
     private var known: (table: FieldTable, values: [JSONValue?])?
 
-    public init(_ object: JSONObject, path: String = "") {
+    package init(_ object: JSONObject, path: String = "") {
         self.object = object
         self.path = path
     }
 
     /// A reader that finds `fields` in one pass over `object`; other keys are looked up as usual.
-    init(_ object: JSONObject, path: String, fields: FieldTable) {
+    package init(_ object: JSONObject, path: String, fields: FieldTable) {
         self.init(object, path: path)
         known = (fields, fields.values(in: object))
     }
 
     /// Reads `value` as an object at `path`.
-    public init(_ value: JSONValue, path: String) throws(FieldError) {
+    package init(_ value: JSONValue, path: String) throws(FieldError) {
         guard case .object(let object) = value else {
             throw FieldError(path: path, message: "expected an object, found \(value.kindDescription)")
         }
         self.init(object, path: path)
     }
 
-    public func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    func wrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
+    package func wrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
         FieldError(path: childPath(key), message: "expected \(expected), found \(found.kindDescription)")
     }
 
-    func missing(_ key: String) -> FieldError {
+    package func missing(_ key: String) -> FieldError {
         FieldError(path: childPath(key), message: "required field is missing")
     }
 
     /// The value, treating `null` as absent.
-    public func value(_ key: String) -> JSONValue? {
+    package func value(_ key: String) -> JSONValue? {
         let found: JSONValue?
         if let known, let slot = known.table.slot(key) { found = known.values[slot] } else { found = object[key] }
         guard let value = found else { return nil }
@@ -56,31 +63,31 @@ public struct FieldReader {
         return value
     }
 
-    public func optionalString(_ key: String) throws(FieldError) -> String? {
+    package func optionalString(_ key: String) throws(FieldError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else { throw wrongType(key, expected: "a string", found: value) }
         return text
     }
 
-    public func string(_ key: String) throws(FieldError) -> String {
+    package func string(_ key: String) throws(FieldError) -> String {
         guard let text = try optionalString(key) else { throw missing(key) }
         return text
     }
 
     /// A non-empty string; empty is as bad as missing for ids.
-    public func identifier(_ key: String) throws(FieldError) -> String {
+    package func identifier(_ key: String) throws(FieldError) -> String {
         let text = try string(key)
         guard !text.isEmpty else { throw FieldError(path: childPath(key), message: "must not be empty") }
         return text
     }
 
-    public func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+    package func optionalBool(_ key: String) throws(FieldError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw wrongType(key, expected: "true or false", found: value) }
         return flag
     }
 
-    public func optionalInt(_ key: String) throws(FieldError) -> Int? {
+    package func optionalInt(_ key: String) throws(FieldError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let number = Int(text) else {
             throw wrongType(key, expected: "a whole number", found: value)
@@ -88,7 +95,7 @@ public struct FieldReader {
         return number
     }
 
-    public func optionalNumber(_ key: String) throws(FieldError) -> Double? {
+    package func optionalNumber(_ key: String) throws(FieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let number = Double(text) else {
             throw wrongType(key, expected: "a number", found: value)
@@ -97,7 +104,7 @@ public struct FieldReader {
         return number
     }
 
-    public func optionalDate(_ key: String) throws(FieldError) -> Date? {
+    package func optionalDate(_ key: String) throws(FieldError) -> Date? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw wrongType(key, expected: "an ISO 8601 date string", found: value)
@@ -108,17 +115,17 @@ public struct FieldReader {
         return date
     }
 
-    public func date(_ key: String) throws(FieldError) -> Date {
+    package func date(_ key: String) throws(FieldError) -> Date {
         guard let date = try optionalDate(key) else { throw missing(key) }
         return date
     }
 
-    public func optionalObject(_ key: String) throws(FieldError) -> FieldReader? {
+    package func optionalObject(_ key: String) throws(FieldError) -> FieldReader? {
         guard let value = value(key) else { return nil }
         return try FieldReader(value, path: childPath(key))
     }
 
-    public func optionalArray(_ key: String) throws(FieldError) -> [JSONValue]? {
+    package func optionalArray(_ key: String) throws(FieldError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let items) = value else { throw wrongType(key, expected: "an array", found: value) }
         return items

@@ -4,8 +4,8 @@
 /// object each time. `values(in:)` walks the object once and puts every known field's
 /// value in its slot; a later lookup by name only searches the few known keys of the
 /// same byte length. Keys compare as bytes (`JSONKey`).
-struct FieldTable: Sendable {
-    let keys: [String]
+package struct FieldTable: Sendable {
+    package let keys: [String]
     /// Slots of the keys of each byte length (index: the length).
     private let byLength: [[Int]]
     /// Each key's bytes, zero-padded into four words: two keys of the same length are
@@ -28,7 +28,7 @@ struct FieldTable: Sendable {
     }
 
     /// `keys` are at most 32 bytes long each (the model's own field names).
-    init(_ keys: [String]) {
+    package init(_ keys: [String]) {
         precondition(keys.allSatisfy { $0.utf8.count <= Packed.capacity }, "field names are at most 32 bytes")
         self.keys = keys
         var byLength = [[Int]](repeating: [], count: (keys.map { $0.utf8.count }.max() ?? 0) + 1)
@@ -38,7 +38,7 @@ struct FieldTable: Sendable {
     }
 
     /// The slot of `key`, or nil when it is not one of the table's keys.
-    func slot(_ key: String) -> Int? {
+    package func slot(_ key: String) -> Int? {
         let found = key.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             guard bytes.count < byLength.count, let wanted = Packed(bytes) else { return nil }
             for slot in byLength[bytes.count] where packed[slot] == wanted { return slot }
@@ -50,7 +50,7 @@ struct FieldTable: Sendable {
 
     /// The slot of the key whose UTF-8 bytes are `bytes`, or nil (the byte decoder's lookup).
     @inline(__always)
-    func slot(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func slot(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count < byLength.count, let wanted = Packed(bytes) else { return nil }
         return byLength.withUnsafeBufferPointer { byLength in
             packed.withUnsafeBufferPointer { packed in
@@ -61,7 +61,7 @@ struct FieldTable: Sendable {
     }
 
     /// The value of each key in `object`, by slot (nil when absent); other keys are skipped.
-    func values(in object: JSONObject) -> [JSONValue?] {
+    package func values(in object: JSONObject) -> [JSONValue?] {
         var values = [JSONValue?](repeating: nil, count: keys.count)
         object.entries.withUnsafeBufferPointer { entries in
             for entry in entries {

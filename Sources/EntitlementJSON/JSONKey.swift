@@ -3,14 +3,14 @@ import Glibc
 /// Object keys compare as raw UTF-8 bytes, everywhere: the parser's duplicate check,
 /// `JSONObject` lookups and the writer's key order. So "café" in NFC and in NFD are two
 /// different keys, as the JSON specification has them (docs/store-format.md, "Object keys").
-struct JSONKey: Hashable {
-    let text: String
+package struct JSONKey: Hashable {
+    package let text: String
 
-    init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
-    static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { JSONKey.equal(lhs.text, rhs.text) }
+    package static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { JSONKey.equal(lhs.text, rhs.text) }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -20,19 +20,19 @@ struct JSONKey: Hashable {
     /// `memcmp` over each string's own UTF-8 storage: the generic `elementsEqual` of two
     /// `UTF8View`s walks them index by index, and was a fifth of a batch check's instructions.
     @inline(__always)
-    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+    package static func equal(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && compare(lhs, rhs) == 0
     }
 
     /// Byte order of two keys: the order of the writer's sorted output.
     @inline(__always)
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+    package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         compare(lhs, rhs) < 0
     }
 
     /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`, byte by byte
     /// (a prefix sorts first).
-    static func compare(_ lhs: String, _ rhs: String) -> Int {
+    package static func compare(_ lhs: String, _ rhs: String) -> Int {
         let result = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in compare(left, right) }
         }
@@ -44,7 +44,7 @@ struct JSONKey: Hashable {
 
     /// Byte order of two UTF-8 buffers; see `compare(_:_:)`.
     @inline(__always)
-    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+    package static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(left.count, right.count)
         if common > 0, let a = left.baseAddress, let b = right.baseAddress {
             let order = memcmp(a, b, common)

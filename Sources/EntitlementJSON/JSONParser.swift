@@ -1,11 +1,11 @@
 /// Where and why a JSON text failed to parse.
-public struct JSONSyntaxError: Error, Equatable, Sendable {
-    public var line: Int
-    public var column: Int
-    public var message: String
+package struct JSONSyntaxError: Error, Equatable, Sendable {
+    package var line: Int
+    package var column: Int
+    package var message: String
 
     /// "line 3, column 14: expected ',' or '}'"
-    public var description: String { "line \(line), column \(column): \(message)" }
+    package var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A fast, strict JSON parser over UTF-8 bytes.
@@ -13,17 +13,17 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 /// Hand-written because every command parses a profile, and Foundation's decoder
 /// costs about ten times more per byte. It reports line and column on error, and
 /// can accept the trailing commas that some vendors publish.
-public struct JSONParser {
+package struct JSONParser {
     /// Nesting deeper than this is rejected rather than risking the stack.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    public static func parse(_ bytes: [UInt8], allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> JSONValue in
             try parse(buffer, allowTrailingCommas: allowTrailingCommas)
         }
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         var parser = Cursor(bytes: buffer, allowTrailingCommas: allowTrailingCommas)
         parser.skipWhitespace()
         // A UTF-8 byte-order mark is tolerated at the start.
@@ -34,7 +34,7 @@ public struct JSONParser {
         return value
     }
 
-    public static func parse(_ text: String, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String, allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8), allowTrailingCommas: allowTrailingCommas)
     }
 }

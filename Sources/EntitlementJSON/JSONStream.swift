@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// Writes JSON text straight into bytes, as `JSONWriter` would write the same tree, without
 /// building the tree: for output that is computed as it is written (`status --json`,
@@ -6,9 +7,9 @@ import FoundationEssentials
 /// sorted order); debug builds check it.
 ///
 /// The bytes go into a `ByteSink`: a stream is passed `inout` and never copied.
-struct JSONStream {
-    let sink: ByteSink
-    let style: JSONWriter.Style
+package struct JSONStream {
+    package let sink: ByteSink
+    package let style: JSONWriter.Style
     private var depth = 0
     /// True until the open container has its first member.
     private var first = true
@@ -16,28 +17,28 @@ struct JSONStream {
     private var lastKeys: [[UInt8]?] = [nil]
     #endif
 
-    init(style: JSONWriter.Style = .pretty, capacity: Int = 1024) {
+    package init(style: JSONWriter.Style = .pretty, capacity: Int = 1024) {
         self.style = style
         sink = ByteSink(capacity: capacity)
     }
 
     /// A stream that writes into `sink`, after what it holds (a batch reuses one sink).
-    init(style: JSONWriter.Style, into sink: ByteSink) {
+    package init(style: JSONWriter.Style, into sink: ByteSink) {
         self.style = style
         self.sink = sink
     }
 
     /// A copy of the bytes written.
-    var bytes: [UInt8] { sink.array }
+    package var bytes: [UInt8] { sink.array }
 
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the next member of the open object.
     @inline(__always)
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         startMember()
         sink.append(UInt8(ascii: "\""))
         sink.append(key)
@@ -47,7 +48,7 @@ struct JSONStream {
     }
 
     /// A key that is not a literal (an entitlement or product id); literals take `key(_:)`.
-    mutating func key(named key: String) {
+    package mutating func key(named key: String) {
         startMember()
         Self.writeString(key, into: sink)
         #if DEBUG
@@ -58,10 +59,10 @@ struct JSONStream {
     }
 
     /// Starts the next element of the open array.
-    mutating func element() { startMember() }
+    package mutating func element() { startMember() }
 
     @inline(__always)
-    mutating func string(_ text: String?) {
+    package mutating func string(_ text: String?) {
         guard let text else { return null() }
         Self.writeString(text, into: sink)
     }
@@ -69,7 +70,7 @@ struct JSONStream {
     /// `JSONWriter.writeString` into a sink, with the common case (nothing to escape)
     /// copied straight from the string's storage.
     @inline(__always)
-    static func writeString(_ text: String, into sink: ByteSink) {
+    package static func writeString(_ text: String, into sink: ByteSink) {
         // The string's own storage, borrowed: a mutable copy for `withUTF8` cost a retain
         // and a release per string written (atomic, and a miss on a string not yet touched).
         let plain = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
@@ -87,13 +88,13 @@ struct JSONStream {
     }
 
     @inline(__always)
-    mutating func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
+    package mutating func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
     @inline(__always)
-    mutating func null() { literal("null") }
+    package mutating func null() { literal("null") }
 
     /// A date as `ISODate.format` writes it, or null.
     @inline(__always)
-    mutating func date(_ date: Date?) {
+    package mutating func date(_ date: Date?) {
         guard let date else { return null() }
         sink.append(UInt8(ascii: "\""))
         ISODate.append(date, to: sink)
@@ -101,24 +102,24 @@ struct JSONStream {
     }
 
     /// An integer, in decimal.
-    mutating func int(_ number: Int) {
+    package mutating func int(_ number: Int) {
         var text = String(number)
         text.withUTF8 { sink.append($0) }
     }
 
     /// A tree value, written by `JSONWriter` at this depth.
-    mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         var bytes: [UInt8] = []
         JSONWriter(style: style).write(value, indent: depth, into: &bytes)
         sink.append(bytes)
     }
 
     /// Appends bytes written elsewhere (a newline between records).
-    mutating func raw(_ byte: UInt8) { sink.append(byte) }
+    package mutating func raw(_ byte: UInt8) { sink.append(byte) }
 
     /// A value the caller writes itself, in this stream's spelling, at the current depth
     /// (a renderer's fast path for a large value).
-    mutating func value(writtenBy write: (_ depth: Int, _ sink: ByteSink) -> Void) {
+    package mutating func value(writtenBy write: (_ depth: Int, _ sink: ByteSink) -> Void) {
         write(depth, sink)
     }
 

@@ -8,12 +8,12 @@ import Glibc
 /// duplicate check. True means the parser accepts the bytes and they hold an object.
 /// False means "decode it to know": the bytes are damaged, or use something this check
 /// leaves to the parser (a `\u` or `\/` escape, a byte-order mark, nesting deeper than 64).
-struct JSONValidator: ~Copyable {
+package struct JSONValidator: ~Copyable {
     /// Deeper nesting answers false (the parser allows more, and reports what it finds).
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
     /// An object's first keys are each compared with those before them; past this many,
     /// the object's keys are sorted by fingerprint when it closes, and neighbours compared.
-    static let comparedKeys = 32
+    package static let comparedKeys = 32
 
     /// A key: its fingerprint (length and first and last eight bytes), and where it is, to confirm a match.
     private struct Key {
@@ -36,7 +36,7 @@ struct JSONValidator: ~Copyable {
     private let objects = UnsafeMutablePointer<Object>.allocate(capacity: maximumDepth)
     private var objectCount = 0
 
-    init() {
+    package init() {
         keys = .allocate(capacity: keyCapacity)
     }
 
@@ -47,7 +47,7 @@ struct JSONValidator: ~Copyable {
 
     /// True when `raw` is one JSON object and nothing else (whitespace around it allowed),
     /// as the parser reads it.
-    mutating func isWellFormedObject(_ raw: UnsafeRawBufferPointer) -> Bool {
+    package mutating func isWellFormedObject(_ raw: UnsafeRawBufferPointer) -> Bool {
         keyCount = 0
         objectCount = 0
         return raw.withMemoryRebound(to: UInt8.self) { scan($0) }

@@ -2,7 +2,7 @@
 ///
 /// The store keeps what it does not understand: a file read into `JSONValue` and
 /// written back loses no field and no digit of a number.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's literal text, so `9.99` stays `9.99` through a rewrite.
@@ -12,22 +12,22 @@ public enum JSONValue: Equatable, Sendable {
     case object(JSONObject)
 
     /// A number value from an integer.
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
     /// A number value from a double, written in its shortest round-trip form.
-    public static func double(_ value: Double) -> JSONValue {
+    package static func double(_ value: Double) -> JSONValue {
         guard value.isFinite else { return .null }  // JSON has no inf or nan
         if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
         return .number("\(value)")
     }
 
     /// A string value, or `null` when `value` is nil.
-    public static func string(_ value: String?) -> JSONValue {
+    package static func string(_ value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
     }
 
     /// The name of this value's kind, for error messages ("a string", "an object").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -39,33 +39,33 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The object, if this is one.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let object) = self { return object }
         return nil
     }
 
     /// The string, if this is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }
 
     /// The number as a `Double`, if this is a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         if case .number(let text) = self { return Double(text) }
         return nil
     }
 }
 
 /// A JSON object whose keys keep their order of first appearance.
-public struct JSONObject: Equatable, Sendable {
+package struct JSONObject: Equatable, Sendable {
     /// Key-value pairs in document order; keys are unique.
-    public private(set) var entries: [(key: String, value: JSONValue)] = []
+    package private(set) var entries: [(key: String, value: JSONValue)] = []
 
-    public init() {}
+    package init() {}
 
     /// An object from pairs in order; a repeated key keeps its first place and last value.
-    public init(_ pairs: [(String, JSONValue)]) {
+    package init(_ pairs: [(String, JSONValue)]) {
         if pairs.count <= 32 {
             entries.reserveCapacity(pairs.count)
             for (key, value) in pairs {
@@ -87,7 +87,7 @@ public struct JSONObject: Equatable, Sendable {
 
     /// An object from pairs whose keys are distinct and in byte order (literal keys the
     /// caller wrote so): no duplicate search, and the writer finds nothing to sort.
-    init(uniqueSortedKeys pairs: [(String, JSONValue)]) {
+    package init(uniqueSortedKeys pairs: [(String, JSONValue)]) {
         entries.reserveCapacity(pairs.count)
         for (key, value) in pairs {
             assert(entries.last.map { JSONKey.precedes($0.key, key) } ?? true, "keys out of order: \(key)")
@@ -96,12 +96,12 @@ public struct JSONObject: Equatable, Sendable {
     }
 
     /// The keys in document order.
-    public var keys: [String] { entries.map(\.key) }
+    package var keys: [String] { entries.map(\.key) }
 
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// Reads or replaces a value; assigning `nil` removes the key.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             // This lookup runs for every field of every transaction a command reads: the
             // key's bytes are fetched once, and each entry is compared by length, then memcmp.
@@ -129,11 +129,11 @@ public struct JSONObject: Equatable, Sendable {
     }
 
     /// Appends a key the caller knows is new (the parser checks duplicates itself).
-    mutating func appendNew(_ key: String, _ value: JSONValue) {
+    package mutating func appendNew(_ key: String, _ value: JSONValue) {
         entries.append((key, value))
     }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
         return lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
     }

@@ -1,18 +1,18 @@
 /// Serializes `JSONValue` trees: pretty-printed with sorted keys for files and
 /// `--json` output (stable diffs and golden files), or compact for JSON Lines.
-public struct JSONWriter: Sendable {
-    public enum Style: Sendable { case pretty, compact }
+package struct JSONWriter: Sendable {
+    package enum Style: Sendable { case pretty, compact }
 
-    public var style: Style
-    public var sortKeys: Bool
+    package var style: Style
+    package var sortKeys: Bool
 
-    public init(style: Style = .pretty, sortKeys: Bool = true) {
+    package init(style: Style = .pretty, sortKeys: Bool = true) {
         self.style = style
         self.sortKeys = sortKeys
     }
 
     /// The text of `value`, ending in a newline when pretty.
-    public func string(_ value: JSONValue) -> String {
+    package func string(_ value: JSONValue) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         write(value, indent: 0, into: &out)
@@ -21,7 +21,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// The UTF-8 bytes of `value`, ending in a newline when pretty.
-    public func bytes(_ value: JSONValue) -> [UInt8] {
+    package func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         write(value, indent: 0, into: &out)
@@ -29,7 +29,7 @@ public struct JSONWriter: Sendable {
         return out
     }
 
-    func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+    package func write(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
         switch value {
         case .null: Self.append("null", to: &out)
         case .bool(let flag): Self.append(flag ? "true" : "false", to: &out)
@@ -90,7 +90,7 @@ public struct JSONWriter: Sendable {
 
     /// Entries in byte order of their keys. Objects read from files the tool wrote, and
     /// those built in key order, are already sorted: one pass over them, no sort.
-    static func sorted(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+    package static func sorted(_ entries: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
         var inOrder = true
         entries.withUnsafeBufferPointer { entries in
             for index in entries.indices.dropFirst() where !JSONKey.precedes(entries[index - 1].key, entries[index].key) {
@@ -101,7 +101,7 @@ public struct JSONWriter: Sendable {
         return inOrder ? entries : entries.sorted { JSONKey.precedes($0.key, $1.key) }
     }
 
-    static func writeString(_ text: String, into out: inout [UInt8]) {
+    package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them in one go, straight from their storage.
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

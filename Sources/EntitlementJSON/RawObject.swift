@@ -5,7 +5,7 @@
 /// keeps each object as its bytes: a rewrite, an equality test or `unknownFields` parse
 /// them then, so a command that only reads (`check`, `status`) never builds the tree.
 /// The bytes were checked strictly when read, so parsing them again cannot fail.
-struct RawObject: Sendable {
+package struct RawObject: Sendable {
     private enum Storage: Sendable {
         case tree(JSONObject)
         /// `bytes[range]` is one object of a document the byte decoder accepted.
@@ -14,13 +14,13 @@ struct RawObject: Sendable {
 
     private var storage: Storage
 
-    init(_ object: JSONObject = JSONObject()) { storage = .tree(object) }
+    package init(_ object: JSONObject = JSONObject()) { storage = .tree(object) }
 
     /// The object at `range` of `bytes` (an object the byte decoder accepted).
-    init(bytes: [UInt8], range: Range<Int>) { storage = .source(bytes, range) }
+    package init(bytes: [UInt8], range: Range<Int>) { storage = .source(bytes, range) }
 
     /// The object, parsed from its bytes if it was read by the byte decoder.
-    var object: JSONObject {
+    package var object: JSONObject {
         get {
             switch storage {
             case .tree(let object): return object

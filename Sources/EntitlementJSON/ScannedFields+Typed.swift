@@ -1,8 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// Typed reads of a slot, with `FieldReader`'s rules (`null` is absent; a wrong type gives up).
 extension ScannedFields {
-    func optionalString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
+    package func optionalString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _): return Self.makeString(range, bytes)
@@ -11,12 +12,12 @@ extension ScannedFields {
     }
 
     /// A non-empty string (`FieldReader.identifier`).
-    func identifier(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
+    package func identifier(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
         guard let text = try optionalString(slot, bytes), !text.isEmpty else { throw Unsupported() }
         return text
     }
 
-    func optionalDate(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Date? {
+    package func optionalDate(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Date? {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _):
@@ -26,7 +27,7 @@ extension ScannedFields {
         }
     }
 
-    func optionalBool(_ slot: Int) throws(Unsupported) -> Bool? {
+    package func optionalBool(_ slot: Int) throws(Unsupported) -> Bool? {
         switch values[slot] {
         case .absent, .null: return nil
         case .bool(let flag): return flag
@@ -35,7 +36,7 @@ extension ScannedFields {
     }
 
     /// A finite number (`FieldReader.optionalNumber`: `Double` of the literal text).
-    func optionalNumber(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Double? {
+    package func optionalNumber(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Double? {
         switch values[slot] {
         case .absent, .null: return nil
         case .number(let range):
@@ -48,7 +49,7 @@ extension ScannedFields {
     }
 
     /// A whole number (`FieldReader.optionalInt`: `Int` of the literal text).
-    func optionalInt(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Int? {
+    package func optionalInt(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Int? {
         switch values[slot] {
         case .absent, .null: return nil
         case .number(let range):
@@ -59,7 +60,7 @@ extension ScannedFields {
     }
 
     /// Absent, null or an object: the range of the object, if any.
-    func optionalObject(_ slot: Int) throws(Unsupported) -> Range<Int>? {
+    package func optionalObject(_ slot: Int) throws(Unsupported) -> Range<Int>? {
         switch values[slot] {
         case .absent, .null: return nil
         case .object(let range): return range

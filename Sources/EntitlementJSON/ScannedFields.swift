@@ -3,10 +3,10 @@ import FoundationEssentials
 /// The values of one object's known fields, by `FieldTable` slot, read straight from the
 /// bytes with the rules of `FieldReader` (`null` is absent; a wrong type is an error).
 /// Any error gives up (`Unsupported`): the tree path then reports it, with its path.
-struct ScannedFields {
-    let table: FieldTable
+package struct ScannedFields {
+    package let table: FieldTable
     /// The value of each slot; reset for every object.
-    private(set) var values: [ScannedValue]
+    package private(set) var values: [ScannedValue]
     /// Per slot, the last few strings made and where their bytes were (`internWays` a
     /// slot, replaced in turn): transactions repeat product ids, stores, types and the
     /// original ids of interleaved subscriptions, which then cost no allocation. Only
@@ -14,7 +14,7 @@ struct ScannedFields {
     private var internRanges: [Range<Int>] = []
     private var internTexts: [String] = []
     private var internNext: [Int] = []
-    static let internWays = 8
+    package static let internWays = 8
 
     /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
     /// at the cursor when the key is the one predicted.
@@ -25,7 +25,7 @@ struct ScannedFields {
     /// order, so the key at each position is first compared with that one.
     private var order: [Int] = []
 
-    init(_ table: FieldTable, interning: Bool = false) {
+    package init(_ table: FieldTable, interning: Bool = false) {
         self.table = table
         if interning {
             internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
@@ -51,7 +51,7 @@ struct ScannedFields {
     private var seen: UInt64 = 0
 
     /// Starts a new object: every slot absent.
-    mutating func begin() {
+    package mutating func begin() {
         values.withUnsafeMutableBufferPointer { values in
             for slot in values.indices { values[slot] = .absent }
         }
@@ -60,7 +60,7 @@ struct ScannedFields {
 
     /// Fills `slot`; gives up when the object already had that key.
     @inline(__always)
-    mutating func set(_ slot: Int, _ value: ScannedValue) throws(Unsupported) {
+    package mutating func set(_ slot: Int, _ value: ScannedValue) throws(Unsupported) {
         guard seen & (1 << UInt64(slot)) == 0 else { throw Unsupported() }
         seen |= 1 << UInt64(slot)
         values[slot] = value
@@ -68,13 +68,13 @@ struct ScannedFields {
 
     /// The slot of the key at `key`, or nil when the table does not know it.
     @inline(__always)
-    func slot(_ key: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func slot(_ key: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         table.slot(bytes: UnsafeBufferPointer(rebasing: bytes[key]))
     }
 
     /// Reads the object at the cursor into the slots and returns its byte range; `unknown`
     /// scans the value of each key the table does not know.
-    mutating func read(_ cursor: inout ByteCursor, unknown: (inout ByteCursor, Range<Int>) throws(Unsupported) -> Void) throws(Unsupported) -> Range<Int> {
+    package mutating func read(_ cursor: inout ByteCursor, unknown: (inout ByteCursor, Range<Int>) throws(Unsupported) -> Void) throws(Unsupported) -> Range<Int> {
         begin()
         let start = cursor.index
         try cursor.expect(UInt8(ascii: "{"))
@@ -126,7 +126,7 @@ struct ScannedFields {
     // MARK: Typed reads (FieldReader's rules; the others in ScannedFields+Typed)
 
     /// Like `optionalString`, remembering recent strings of the field for the next objects.
-    mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
+    package mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
         switch values[slot] {
         case .absent, .null: return nil
         case .string(let range, _):
@@ -152,7 +152,7 @@ struct ScannedFields {
 
     /// The scanner accepted the bytes as UTF-8 already.
     @inline(__always)
-    static func makeString(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package static func makeString(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 /// One scanned JSON value: its kind and where its bytes are (no tree, no copy).
-enum ScannedValue {
+package enum ScannedValue {
     case absent, null
     case bool(Bool)
     /// The number's literal text.
@@ -10,12 +10,12 @@ enum ScannedValue {
     case object(Range<Int>)
     case array(Range<Int>)
 
-    var isAbsent: Bool {
+    package var isAbsent: Bool {
         if case .absent = self { return true }
         return false
     }
 
-    var isNullOrAbsent: Bool {
+    package var isNullOrAbsent: Bool {
         switch self {
         case .absent, .null: return true
         default: return false

@@ -1,32 +1,34 @@
+import EntitlementJSON
+
 /// A string-backed value from an open set: known values have names, and any
 /// other value read from a file or a vendor is kept as written.
-public protocol OpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
+package protocol OpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
     init(rawValue: String)
 }
 
 extension OpenEnum {
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Where a transaction was made: `app_store`, `play_store`, `stripe`, `manual`, or any other store.
-public struct Store: OpenEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct Store: OpenEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let appStore = Store(rawValue: "app_store")
-    public static let playStore = Store(rawValue: "play_store")
-    public static let stripe = Store(rawValue: "stripe")
-    public static let manual = Store(rawValue: "manual")
+    package static let appStore = Store(rawValue: "app_store")
+    package static let playStore = Store(rawValue: "play_store")
+    package static let stripe = Store(rawValue: "stripe")
+    package static let manual = Store(rawValue: "manual")
 }
 
 /// What kind of purchase or grant a transaction is.
-public struct TransactionType: OpenEnum {
-    public let rawValue: String
+package struct TransactionType: OpenEnum {
+    package let rawValue: String
     /// The documented type this is, or `.other`: found once, from the name's bytes, because
     /// the engine and the renderers ask several times per transaction.
     private let kind: Kind
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
         kind = Kind(rawValue)
     }
@@ -37,36 +39,36 @@ public struct TransactionType: OpenEnum {
         self.kind = kind
     }
 
-    public static let subscriptionStarted = TransactionType(.subscriptionStarted)
-    public static let subscriptionRenewed = TransactionType(.subscriptionRenewed)
-    public static let trialStarted = TransactionType(.trialStarted)
-    public static let introStarted = TransactionType(.introStarted)
-    public static let introRenewed = TransactionType(.introRenewed)
-    public static let nonConsumablePurchase = TransactionType(.nonConsumablePurchase)
-    public static let consumablePurchase = TransactionType(.consumablePurchase)
-    public static let manualGrant = TransactionType(.manualGrant)
+    package static let subscriptionStarted = TransactionType(.subscriptionStarted)
+    package static let subscriptionRenewed = TransactionType(.subscriptionRenewed)
+    package static let trialStarted = TransactionType(.trialStarted)
+    package static let introStarted = TransactionType(.introStarted)
+    package static let introRenewed = TransactionType(.introRenewed)
+    package static let nonConsumablePurchase = TransactionType(.nonConsumablePurchase)
+    package static let consumablePurchase = TransactionType(.consumablePurchase)
+    package static let manualGrant = TransactionType(.manualGrant)
 
     /// The documented values, in documentation order.
-    public static let known: [TransactionType] = Kind.documented.map(TransactionType.init)
+    package static let known: [TransactionType] = Kind.documented.map(TransactionType.init)
 
     /// True for the types that renew: subscriptions, trials and intro offers.
-    public var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
+    package var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
 
     /// True for one of the documented types (`known`).
-    public var isKnown: Bool { kind != .other }
+    package var isKnown: Bool { kind != .other }
 
     /// `self == type`. For a documented `type` it is answered from the kinds alone: those
     /// names are ASCII letters and underscores, which no other spelling is canonically
     /// equivalent to. (Before kinds, an undocumented `type` of another byte length was never
     /// equal here, though `==` could find it so: `"K"` and `"\u{212A}"`, KELVIN SIGN.)
     @inline(__always)
-    public func `is`(_ type: TransactionType) -> Bool {
+    package func `is`(_ type: TransactionType) -> Bool {
         type.kind == .other ? self == type : kind == type.kind
     }
 
     /// Equal names, as `String`s compare (the kind follows from the name).
-    public static func == (lhs: TransactionType, rhs: TransactionType) -> Bool { lhs.rawValue == rhs.rawValue }
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package static func == (lhs: TransactionType, rhs: TransactionType) -> Bool { lhs.rawValue == rhs.rawValue }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The documented types in documentation order, the renewing ones first (`isSubscription`).
     private enum Kind: UInt8, CaseIterable {
@@ -105,19 +107,19 @@ public struct TransactionType: OpenEnum {
 }
 
 /// `production` or `sandbox` (or a vendor's other value, kept).
-public struct Environment: OpenEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct Environment: OpenEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let production = Environment(rawValue: "production")
-    public static let sandbox = Environment(rawValue: "sandbox")
+    package static let production = Environment(rawValue: "production")
+    package static let sandbox = Environment(rawValue: "sandbox")
 }
 
 /// `owner` or `family_sharing` (Apple's in-app ownership type).
-public struct OwnershipType: OpenEnum {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct OwnershipType: OpenEnum {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let owner = OwnershipType(rawValue: "owner")
-    public static let familySharing = OwnershipType(rawValue: "family_sharing")
+    package static let owner = OwnershipType(rawValue: "owner")
+    package static let familySharing = OwnershipType(rawValue: "family_sharing")
 }

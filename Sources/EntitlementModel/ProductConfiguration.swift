@@ -1,13 +1,15 @@
-/// Which products unlock which entitlements: the store's `config.json`.
-public struct ProductConfiguration: Equatable, Sendable {
-    /// One configured entitlement (access level).
-    public struct Entitlement: Equatable, Sendable {
-        public var id: String
-        public var description: String?
-        public var products: [String]
-        public var raw: JSONObject
+import EntitlementJSON
 
-        public init(id: String, description: String? = nil, products: [String] = []) {
+/// Which products unlock which entitlements: the store's `config.json`.
+package struct ProductConfiguration: Equatable, Sendable {
+    /// One configured entitlement (access level).
+    package struct Entitlement: Equatable, Sendable {
+        package var id: String
+        package var description: String?
+        package var products: [String]
+        package var raw: JSONObject
+
+        package init(id: String, description: String? = nil, products: [String] = []) {
             self.id = id
             self.description = description
             self.products = products
@@ -16,40 +18,40 @@ public struct ProductConfiguration: Equatable, Sendable {
     }
 
     /// Entitlements in the order of the file.
-    public var entitlements: [Entitlement]
+    package var entitlements: [Entitlement]
     /// Where profile files go (`profile_layout`; absent means flat).
-    public var profileLayout: ProfileLayout = .flat
-    public var raw: JSONObject
+    package var profileLayout: ProfileLayout = .flat
+    package var raw: JSONObject
 
-    public enum CodingKeys: String {
+    package enum CodingKeys: String {
         case schemaVersion = "schema_version"
         case entitlements
         case products
         case description
     }
 
-    public init(entitlements: [Entitlement]) {
+    package init(entitlements: [Entitlement]) {
         self.entitlements = entitlements
         self.raw = JSONObject()
     }
 
-    public var entitlementIDs: [String] { entitlements.map(\.id) }
+    package var entitlementIDs: [String] { entitlements.map(\.id) }
 
-    public func entitlement(_ id: String) -> Entitlement? { entitlements.first { $0.id == id } }
+    package func entitlement(_ id: String) -> Entitlement? { entitlements.first { $0.id == id } }
 
     /// True when `productID` unlocks `entitlementID`.
-    public func product(_ productID: String, unlocks entitlementID: String) -> Bool {
+    package func product(_ productID: String, unlocks entitlementID: String) -> Bool {
         entitlement(entitlementID)?.products.contains(productID) ?? false
     }
 
     /// The entitlements `productID` unlocks, in configuration order.
-    public func entitlements(unlockedBy productID: String) -> [String] {
+    package func entitlements(unlockedBy productID: String) -> [String] {
         entitlements.filter { $0.products.contains(productID) }.map(\.id)
     }
 }
 
 extension ProductConfiguration {
-    public init(json value: JSONValue) throws(FieldError) {
+    package init(json value: JSONValue) throws(FieldError) {
         typealias K = CodingKeys
         let reader = try FieldReader(value, path: "")
         try SchemaVersion.check(reader)
@@ -84,7 +86,7 @@ extension ProductConfiguration {
         self.raw = reader.object
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         typealias K = CodingKeys
         var object = raw
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)

@@ -1,28 +1,29 @@
 import FoundationEssentials
+import EntitlementJSON
 
 /// A customer: ids, attributes, every transaction, and renewal info per subscription.
-public struct Profile: Equatable, Sendable {
-    public var profileID: String?
-    public var customerUserID: String
-    public var createdAt: Date?
+package struct Profile: Equatable, Sendable {
+    package var profileID: String?
+    package var customerUserID: String
+    package var createdAt: Date?
     /// Attribute values are strings or numbers, as in Adapty's profile.
-    public var customAttributes: JSONObject {
+    package var customAttributes: JSONObject {
         get { customAttributesStorage.object }
         set { customAttributesStorage = RawObject(newValue) }
     }
     var customAttributesStorage: RawObject
-    public var transactions: [Transaction]
+    package var transactions: [Transaction]
     /// Keyed by `original_transaction_id`.
-    public var renewalInfo: [String: RenewalInfo]
+    package var renewalInfo: [String: RenewalInfo]
     /// The object as read, with fields this version does not know.
-    public var raw: JSONObject {
+    package var raw: JSONObject {
         get { rawStorage.object }
         set { rawStorage = RawObject(newValue) }
     }
     /// `raw`, parsed only when asked for (see `RawObject`).
     var rawStorage: RawObject
 
-    public enum CodingKeys: String {
+    package enum CodingKeys: String {
         case schemaVersion = "schema_version"
         case profileID = "profile_id"
         case customerUserID = "customer_user_id"
@@ -32,7 +33,7 @@ public struct Profile: Equatable, Sendable {
         case renewalInfo = "renewal_info"
     }
 
-    public init(profileID: String?, customerUserID: String, createdAt: Date?) {
+    package init(profileID: String? = nil, customerUserID: String, createdAt: Date? = nil) {
         self.profileID = profileID
         self.customerUserID = customerUserID
         self.createdAt = createdAt
@@ -43,32 +44,32 @@ public struct Profile: Equatable, Sendable {
     }
 
     /// Renewal info of the subscription `transaction` belongs to.
-    public func renewal(for transaction: Transaction) -> RenewalInfo? {
+    package func renewal(for transaction: Transaction) -> RenewalInfo? {
         renewalInfo[transaction.originalTransactionID]
     }
 
     /// Fields this version does not know, as read: compared as a value.
-    public var unknownFields: JSONObject {
+    package var unknownFields: JSONObject {
         let known = Set([CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo].map(\.rawValue))
         return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
     }
 
     /// Field by field, transactions in order; unknown fields compare as a value.
-    public static func == (lhs: Profile, rhs: Profile) -> Bool {
+    package static func == (lhs: Profile, rhs: Profile) -> Bool {
         lhs.profileID == rhs.profileID && lhs.customerUserID == rhs.customerUserID && lhs.createdAt == rhs.createdAt
             && lhs.customAttributes == rhs.customAttributes && lhs.transactions == rhs.transactions
             && lhs.renewalInfo == rhs.renewalInfo && lhs.unknownFields == rhs.unknownFields
     }
 
     /// The transaction with this id, if any.
-    public func transaction(id: String) -> Transaction? {
+    package func transaction(id: String) -> Transaction? {
         transactions.first { $0.transactionID == id }
     }
 }
 
 extension Profile {
     /// Reads a profile from its stored document.
-    public init(json value: JSONValue) throws(FieldError) {
+    package init(json value: JSONValue) throws(FieldError) {
         typealias K = CodingKeys
         let reader = try FieldReader(value, path: "")
         try SchemaVersion.check(reader)
@@ -108,7 +109,7 @@ extension Profile {
     }
 
     /// The document to store.
-    public var json: JSONValue {
+    package var json: JSONValue {
         typealias K = CodingKeys
         var object = raw
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)

@@ -1,17 +1,18 @@
 import FoundationEssentials
+import EntitlementJSON
 
 extension ProfileDecoder {
     /// Slots of `Transaction.fieldTable`: the order of `Transaction.CodingKeys` (a test checks it).
-    enum TransactionSlot {
-        static let transactionID = 0, originalTransactionID = 1, productID = 2, store = 3, type = 4, purchasedAt = 5
-        static let startsAt = 6, expiresAt = 7, revokedAt = 8, revocationReason = 9, revokedBy = 10, environment = 11
-        static let ownershipType = 12, offerCode = 13, price = 14, currency = 15, entitlement = 16, grantedAt = 17
-        static let grantedBy = 18, reason = 19, idempotencyKey = 20, isUpgraded = 21, vendor = 22
+    package enum TransactionSlot {
+        package static let transactionID = 0, originalTransactionID = 1, productID = 2, store = 3, type = 4, purchasedAt = 5
+        package static let startsAt = 6, expiresAt = 7, revokedAt = 8, revocationReason = 9, revokedBy = 10, environment = 11
+        package static let ownershipType = 12, offerCode = 13, price = 14, currency = 15, entitlement = 16, grantedAt = 17
+        package static let grantedBy = 18, reason = 19, idempotencyKey = 20, isUpgraded = 21, vendor = 22
     }
 
     /// Slots of `RenewalInfo.fieldTable`.
-    enum RenewalSlot {
-        static let willRenew = 0, unsubscribedAt = 1, billingIssueDetectedAt = 2, gracePeriodExpiresAt = 3, isInBillingRetry = 4
+    package enum RenewalSlot {
+        package static let willRenew = 0, unsubscribedAt = 1, billingIssueDetectedAt = 2, gracePeriodExpiresAt = 3, isInBillingRetry = 4
     }
 
     /// The transaction object at the cursor, with the checks of `Transaction(json:)`.

@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementJSON
 
 extension ProfileDecoder {
     /// `checkUniqueIDs` over byte ranges, for ASCII stores and ids (then equal bytes are

@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementJSON
 
 /// Reads a profile straight from its file's bytes, in one pass, without a `JSONValue` tree.
 ///
@@ -8,7 +9,7 @@ import Glibc
 /// `Profile(json:)` accept, or gives up: then `decode` returns nil and the caller takes the
 /// tree path, which gives the same profile or reports the error (path, line, column)
 /// as it always has. Escapes, a byte-order mark and unusual shapes also take that path.
-struct ProfileDecoder {
+package struct ProfileDecoder {
     let source: [UInt8]
     var cursor: ByteCursor
     var transactionFields = ScannedFields(Transaction.fieldTable, interning: true)
@@ -19,7 +20,7 @@ struct ProfileDecoder {
     var idRangesComplete = true
 
     /// The profile in `bytes`, or nil when the tree path must decide.
-    static func decode(_ bytes: [UInt8]) -> Profile? {
+    package static func decode(_ bytes: [UInt8]) -> Profile? {
         bytes.withUnsafeBufferPointer { buffer in
             var decoder = ProfileDecoder(source: bytes, buffer: buffer)
             return try? decoder.profile()
@@ -32,14 +33,14 @@ struct ProfileDecoder {
     }
 
     /// The profile keys, by slot.
-    static let fieldTable = FieldTable([
+    package static let fieldTable = FieldTable([
         Profile.CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo,
     ].map { $0.rawValue })
 
     /// The slots of `fieldTable`, named for the byte decoder and the check scanner.
-    enum Slot {
-        static let schemaVersion = 0, profileID = 1, customerUserID = 2, createdAt = 3
-        static let customAttributes = 4, transactions = 5, renewalInfo = 6
+    package enum Slot {
+        package static let schemaVersion = 0, profileID = 1, customerUserID = 2, createdAt = 3
+        package static let customAttributes = 4, transactions = 5, renewalInfo = 6
     }
 
     private mutating func profile() throws(Unsupported) -> Profile {
@@ -155,7 +156,7 @@ struct ProfileDecoder {
 extension ByteCursor {
     /// Skips `custom_attributes` (the cursor on its `{`), checking what the model requires:
     /// values are strings, numbers or null, and no key repeats.
-    mutating func skipCustomAttributes() throws(Unsupported) {
+    package mutating func skipCustomAttributes() throws(Unsupported) {
         index += 1
         let keys = beginKeys()
         defer { endKeys(keys) }

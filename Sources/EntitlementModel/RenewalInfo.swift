@@ -1,14 +1,15 @@
 import FoundationEssentials
+import EntitlementJSON
 
 /// Renewal state of one subscription, keyed in the profile by `original_transaction_id`.
-public struct RenewalInfo: Equatable, Sendable {
-    public var willRenew: Bool?
-    public var unsubscribedAt: Date?
-    public var billingIssueDetectedAt: Date?
-    public var gracePeriodExpiresAt: Date?
-    public var isInBillingRetry: Bool?
+package struct RenewalInfo: Equatable, Sendable {
+    package var willRenew: Bool?
+    package var unsubscribedAt: Date?
+    package var billingIssueDetectedAt: Date?
+    package var gracePeriodExpiresAt: Date?
+    package var isInBillingRetry: Bool?
     /// The object as read, with fields this version does not know.
-    public var raw: JSONObject {
+    package var raw: JSONObject {
         get { rawStorage.object }
         set { rawStorage = RawObject(newValue) }
     }
@@ -16,9 +17,9 @@ public struct RenewalInfo: Equatable, Sendable {
     var rawStorage: RawObject
 
     /// The keys `init(json:)` reads, found in one pass.
-    static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map { $0.rawValue })
+    package static let fieldTable = FieldTable([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map { $0.rawValue })
 
-    public enum CodingKeys: String {
+    package enum CodingKeys: String {
         case willRenew = "will_renew"
         case unsubscribedAt = "unsubscribed_at"
         case billingIssueDetectedAt = "billing_issue_detected_at"
@@ -26,7 +27,7 @@ public struct RenewalInfo: Equatable, Sendable {
         case isInBillingRetry = "is_in_billing_retry"
     }
 
-    public init(
+    package init(
         willRenew: Bool? = nil, unsubscribedAt: Date? = nil, billingIssueDetectedAt: Date? = nil,
         gracePeriodExpiresAt: Date? = nil, isInBillingRetry: Bool? = nil
     ) {
@@ -38,7 +39,7 @@ public struct RenewalInfo: Equatable, Sendable {
         self.rawStorage = RawObject()
     }
 
-    public init(json reader: FieldReader) throws(FieldError) {
+    package init(json reader: FieldReader) throws(FieldError) {
         try self.init(json: FieldReader(reader.object, path: reader.path, fields: Self.fieldTable), oneFieldAtATime: ())
     }
 
@@ -53,7 +54,7 @@ public struct RenewalInfo: Equatable, Sendable {
     }
 
     /// The object to store: the raw object with the known fields written over it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = raw
         object.merge(CodingKeys.willRenew.rawValue, willRenew.map(JSONValue.bool))
         object.mergeDate(CodingKeys.unsubscribedAt.rawValue, unsubscribedAt)
@@ -64,13 +65,13 @@ public struct RenewalInfo: Equatable, Sendable {
     }
 
     /// Fields this version does not know (and `vendor`), as read: compared as a value.
-    public var unknownFields: JSONObject {
+    package var unknownFields: JSONObject {
         let known = Set([CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry].map { $0.rawValue })
         return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
     }
 
     /// Field by field; unknown fields compare as a value.
-    public static func == (lhs: RenewalInfo, rhs: RenewalInfo) -> Bool {
+    package static func == (lhs: RenewalInfo, rhs: RenewalInfo) -> Bool {
         lhs.willRenew == rhs.willRenew && lhs.unsubscribedAt == rhs.unsubscribedAt
             && lhs.billingIssueDetectedAt == rhs.billingIssueDetectedAt && lhs.gracePeriodExpiresAt == rhs.gracePeriodExpiresAt
             && lhs.isInBillingRetry == rhs.isInBillingRetry && lhs.unknownFields == rhs.unknownFields

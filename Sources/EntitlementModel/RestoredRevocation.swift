@@ -1,15 +1,16 @@
 import FoundationEssentials
+import EntitlementJSON
 
 /// A revocation that `restore` undid; kept in the transaction so history loses nothing.
-public struct RestoredRevocation: Equatable, Sendable {
-    public var revokedAt: Date
-    public var revokedBy: String?
-    public var revocationReason: String?
-    public var restoredAt: Date
-    public var restoredBy: String
-    public var restoreReason: String?
+package struct RestoredRevocation: Equatable, Sendable {
+    package var revokedAt: Date
+    package var revokedBy: String?
+    package var revocationReason: String?
+    package var restoredAt: Date
+    package var restoredBy: String
+    package var restoreReason: String?
 
-    public enum CodingKeys: String {
+    package enum CodingKeys: String {
         case revokedAt = "revoked_at"
         case revokedBy = "revoked_by"
         case revocationReason = "revocation_reason"
@@ -19,7 +20,7 @@ public struct RestoredRevocation: Equatable, Sendable {
     }
 
     /// True when the transaction counted as revoked at `date` because of this revocation.
-    public func covers(_ date: Date) -> Bool { revokedAt <= date && date < restoredAt }
+    package func covers(_ date: Date) -> Bool { revokedAt <= date && date < restoredAt }
 
     init(json reader: FieldReader) throws(FieldError) {
         typealias K = CodingKeys
@@ -31,7 +32,7 @@ public struct RestoredRevocation: Equatable, Sendable {
         restoreReason = try reader.optionalString(K.restoreReason.rawValue)
     }
 
-    init(revokedAt: Date, revokedBy: String?, revocationReason: String?, restoredAt: Date, restoredBy: String, restoreReason: String?) {
+    package init(revokedAt: Date, revokedBy: String? = nil, revocationReason: String? = nil, restoredAt: Date, restoredBy: String, restoreReason: String? = nil) {
         self.revokedAt = revokedAt
         self.revokedBy = revokedBy
         self.revocationReason = revocationReason
@@ -55,7 +56,7 @@ public struct RestoredRevocation: Equatable, Sendable {
 
 extension Transaction {
     /// Revocations of this transaction that were later undone, oldest first.
-    public var restoredRevocations: [RestoredRevocation] {
+    package var restoredRevocations: [RestoredRevocation] {
         get {
             guard case .array(let items)? = raw[Self.restoredRevocationsKey] else { return [] }
             return items.enumerated().compactMap { index, item in
@@ -77,7 +78,7 @@ extension Transaction {
 
     /// When the transaction counts as revoked at `date` (revoked then, or inside a
     /// revocation that was later restored), the instant of that revocation.
-    public func revocationInEffect(at date: Date) -> Date? {
+    package func revocationInEffect(at date: Date) -> Date? {
         if let revokedAt, revokedAt <= date { return revokedAt }
         guard holdsRestoredRevocations else { return nil }
         return restoredRevocations.first { $0.covers(date) }?.revokedAt

@@ -1,7 +1,9 @@
+import EntitlementJSON
+
 /// The store's file format version. A missing `schema_version` means 1.
-public enum SchemaVersion {
+package enum SchemaVersion {
     /// The version this tool reads and writes.
-    public static let current = 1
+    package static let current = 1
 
     /// Throws for a version this tool does not know; the message says to upgrade.
     static func check(_ reader: FieldReader) throws(FieldError) {
@@ -10,7 +12,7 @@ public enum SchemaVersion {
         guard version >= 1 else { throw FieldError(path: "schema_version", message: "must be 1 or more, found \(version)") }
     }
 
-    static func newerMessage(_ version: Int) -> String {
+    package static func newerMessage(_ version: Int) -> String {
         "schema_version \(version) is newer than this tool supports (\(current)); upgrade entitlement"
     }
 }

@@ -1,8 +1,9 @@
 import FoundationEssentials
+import EntitlementJSON
 
 extension Transaction {
     /// Reads a transaction from its stored object.
-    public init(json reader: FieldReader) throws(FieldError) {
+    package init(json reader: FieldReader) throws(FieldError) {
         // One pass over the object finds every field (a profile can hold 10,000 transactions).
         try self.init(json: FieldReader(reader.object, path: reader.path, fields: Self.fieldTable), oneFieldAtATime: ())
     }
@@ -52,11 +53,11 @@ extension Transaction {
     }
 
     /// The keys `init(json:)` reads.
-    static let fieldTable = FieldTable(CodingKeys.allCases.map { $0.rawValue })
+    package static let fieldTable = FieldTable(CodingKeys.allCases.map { $0.rawValue })
 
     /// The object to store: the raw object with the known fields written over it,
     /// so unknown fields and the file's own spelling of unchanged values survive.
-    public var json: JSONValue {
+    package var json: JSONValue {
         typealias K = CodingKeys
         var object = raw
         object[K.transactionID.rawValue] = .string(transactionID)

@@ -1,44 +1,45 @@
 import FoundationEssentials
+import EntitlementJSON
 
 /// One purchase, renewal or manual grant in a profile. Never deleted: a refund
 /// or a support revocation sets `revokedAt`.
-public struct Transaction: Equatable, Sendable {
+package struct Transaction: Equatable, Sendable {
     /// The fields, in one shared box: a profile can hold 10,000 transactions, and the
     /// engine filters, sorts and pairs them; a copy of the value is then one reference,
     /// not twenty (the box is copied on the first change of a shared one).
     private var fields: TransactionFields
 
-    public var transactionID: String { get { fields.transactionID } set { mutableFields().transactionID = newValue } }
+    package var transactionID: String { get { fields.transactionID } set { mutableFields().transactionID = newValue } }
     /// The first transaction of a subscription; keys the profile's renewal info.
-    public var originalTransactionID: String { get { fields.originalTransactionID } set { mutableFields().originalTransactionID = newValue } }
+    package var originalTransactionID: String { get { fields.originalTransactionID } set { mutableFields().originalTransactionID = newValue } }
     /// The store product; nil only for manual grants.
-    public var productID: String? { get { fields.productID } set { mutableFields().productID = newValue } }
-    public var store: Store { get { fields.store } set { mutableFields().store = newValue } }
-    public var type: TransactionType { get { fields.type } set { mutableFields().type = newValue } }
-    public var purchasedAt: Date { get { fields.purchasedAt } set { mutableFields().purchasedAt = newValue } }
+    package var productID: String? { get { fields.productID } set { mutableFields().productID = newValue } }
+    package var store: Store { get { fields.store } set { mutableFields().store = newValue } }
+    package var type: TransactionType { get { fields.type } set { mutableFields().type = newValue } }
+    package var purchasedAt: Date { get { fields.purchasedAt } set { mutableFields().purchasedAt = newValue } }
     /// When access starts, if later than `purchasedAt`.
-    public var startsAt: Date? { get { fields.startsAt } set { mutableFields().startsAt = newValue } }
+    package var startsAt: Date? { get { fields.startsAt } set { mutableFields().startsAt = newValue } }
     /// Nil means the transaction never expires.
-    public var expiresAt: Date? { get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
-    public var revokedAt: Date? { get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
-    public var revocationReason: String? { get { fields.extras?.revocationReason } set { mutableFields().extras(toSet: newValue)?.revocationReason = newValue } }
-    public var revokedBy: String? { get { fields.extras?.revokedBy } set { mutableFields().extras(toSet: newValue)?.revokedBy = newValue } }
-    public var environment: Environment { get { fields.environment } set { mutableFields().environment = newValue } }
-    public var ownershipType: OwnershipType { get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
-    public var offerCode: String? { get { fields.extras?.offerCode } set { mutableFields().extras(toSet: newValue)?.offerCode = newValue } }
-    public var price: Double? { get { fields.price } set { mutableFields().price = newValue } }
-    public var currency: String? { get { fields.currency } set { mutableFields().currency = newValue } }
+    package var expiresAt: Date? { get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
+    package var revokedAt: Date? { get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
+    package var revocationReason: String? { get { fields.extras?.revocationReason } set { mutableFields().extras(toSet: newValue)?.revocationReason = newValue } }
+    package var revokedBy: String? { get { fields.extras?.revokedBy } set { mutableFields().extras(toSet: newValue)?.revokedBy = newValue } }
+    package var environment: Environment { get { fields.environment } set { mutableFields().environment = newValue } }
+    package var ownershipType: OwnershipType { get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
+    package var offerCode: String? { get { fields.extras?.offerCode } set { mutableFields().extras(toSet: newValue)?.offerCode = newValue } }
+    package var price: Double? { get { fields.price } set { mutableFields().price = newValue } }
+    package var currency: String? { get { fields.currency } set { mutableFields().currency = newValue } }
     /// The entitlement a manual grant gives.
-    public var entitlement: String? { get { fields.entitlement } set { mutableFields().entitlement = newValue } }
-    public var grantedAt: Date? { get { fields.extras?.grantedAt } set { mutableFields().extras(toSet: newValue)?.grantedAt = newValue } }
-    public var grantedBy: String? { get { fields.extras?.grantedBy } set { mutableFields().extras(toSet: newValue)?.grantedBy = newValue } }
-    public var reason: String? { get { fields.extras?.reason } set { mutableFields().extras(toSet: newValue)?.reason = newValue } }
-    public var idempotencyKey: String? { get { fields.extras?.idempotencyKey } set { mutableFields().extras(toSet: newValue)?.idempotencyKey = newValue } }
+    package var entitlement: String? { get { fields.entitlement } set { mutableFields().entitlement = newValue } }
+    package var grantedAt: Date? { get { fields.extras?.grantedAt } set { mutableFields().extras(toSet: newValue)?.grantedAt = newValue } }
+    package var grantedBy: String? { get { fields.extras?.grantedBy } set { mutableFields().extras(toSet: newValue)?.grantedBy = newValue } }
+    package var reason: String? { get { fields.extras?.reason } set { mutableFields().extras(toSet: newValue)?.reason = newValue } }
+    package var idempotencyKey: String? { get { fields.extras?.idempotencyKey } set { mutableFields().extras(toSet: newValue)?.idempotencyKey = newValue } }
     /// The vendor said another transaction of the same subscription replaced this one
     /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
-    public var isUpgraded: Bool? { get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }
+    package var isUpgraded: Bool? { get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }
     /// The object as read, with fields this version does not know (and `vendor` data).
-    public var raw: JSONObject {
+    package var raw: JSONObject {
         get { fields.rawStorage.object }
         set {
             let fields = mutableFields()
@@ -52,7 +53,7 @@ public struct Transaction: Equatable, Sendable {
         set { mutableFields().rawStorage = newValue }
     }
     /// Whether `raw` has a `restored_revocations` key (known without parsing `raw`).
-    var holdsRestoredRevocations: Bool {
+    package var holdsRestoredRevocations: Bool {
         get { fields.holdsRestoredRevocations }
         set { mutableFields().holdsRestoredRevocations = newValue }
     }
@@ -64,7 +65,7 @@ public struct Transaction: Equatable, Sendable {
     }
 
 
-    public enum CodingKeys: String, CaseIterable {
+    package enum CodingKeys: String, CaseIterable {
         case transactionID = "transaction_id"
         case originalTransactionID = "original_transaction_id"
         case productID = "product_id"
@@ -90,7 +91,7 @@ public struct Transaction: Equatable, Sendable {
         case vendor
     }
 
-    public init(
+    package init(
         transactionID: String, originalTransactionID: String? = nil, productID: String?, store: Store,
         type: TransactionType, purchasedAt: Date, startsAt: Date? = nil, expiresAt: Date?,
         environment: Environment = .production, ownershipType: OwnershipType = .owner
@@ -102,12 +103,12 @@ public struct Transaction: Equatable, Sendable {
     }
 
     /// When access starts: `startsAt`, else `purchasedAt`.
-    public var effectiveStart: Date { startsAt ?? purchasedAt }
+    package var effectiveStart: Date { startsAt ?? purchasedAt }
 
-    public var isManualGrant: Bool { type.is(.manualGrant) }
+    package var isManualGrant: Bool { type.is(.manualGrant) }
 
     /// Fields this version does not know, and the `vendor` data, as read: compared as a value.
-    public var unknownFields: JSONObject {
+    package var unknownFields: JSONObject {
         JSONObject(raw.entries.filter { !Self.modelKeys.contains($0.key) }.map { ($0.key, $0.value) })
     }
 
@@ -116,7 +117,7 @@ public struct Transaction: Equatable, Sendable {
 
     /// Field by field; unknown fields compare as a value, so a date spelled two ways
     /// (`.000Z` and `Z`) is the same transaction.
-    public static func == (lhs: Transaction, rhs: Transaction) -> Bool {
+    package static func == (lhs: Transaction, rhs: Transaction) -> Bool {
         lhs.transactionID == rhs.transactionID && lhs.originalTransactionID == rhs.originalTransactionID
             && lhs.productID == rhs.productID && lhs.store == rhs.store && lhs.type == rhs.type
             && lhs.purchasedAt == rhs.purchasedAt && lhs.startsAt == rhs.startsAt && lhs.expiresAt == rhs.expiresAt
@@ -128,7 +129,7 @@ public struct Transaction: Equatable, Sendable {
     }
 
     /// True when the transaction was revoked at or before `date`.
-    public func isRevoked(at date: Date) -> Bool {
+    package func isRevoked(at date: Date) -> Bool {
         guard let revokedAt else { return false }
         return revokedAt <= date
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementJSON
 
 /// The stored fields of a `Transaction`, boxed so that copying a transaction is one
 /// reference. Mutated only while uniquely referenced (`mutableFields`), so sharing it between

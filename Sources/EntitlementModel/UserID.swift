@@ -1,11 +1,13 @@
+import EntitlementBasics
+
 /// The rules for a customer user id, the same whichever way it enters: a command-line
 /// argument, a `check --stdin` line, `import --user` or an id inside an import document.
-public enum UserID {
+package enum UserID {
     /// The longest id, in UTF-8 bytes.
-    public static let maxBytes = 4096
+    package static let maxBytes = 4096
 
     /// Why an id was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    package enum Problem: Error, Equatable, Sendable {
         case empty
         case tooLong(bytes: Int)
         case invalidUTF8
@@ -14,7 +16,7 @@ public enum UserID {
         /// A control character or bidirectional-text control, by code point.
         case invisibleControl(String, scalar: UInt32)
 
-        var message: String {
+        package var message: String {
             switch self {
             case .empty: return "the user id must not be empty"
             case .tooLong: return "the user id is longer than \(UserID.maxBytes) bytes"
@@ -25,7 +27,7 @@ public enum UserID {
             }
         }
 
-        var hint: String? {
+        package var hint: String? {
             switch self {
             case .surroundingWhitespace: return "Check the id; grant never creates such a profile from the command line."
             case .invisibleControl: return "New profiles are never created for ids with control characters or bidirectional-text controls; existing ones stay readable."
@@ -35,14 +37,14 @@ public enum UserID {
     }
 
     /// An id that may be looked up: non-empty, at most `maxBytes` bytes.
-    public static func validate(_ id: String) throws(Problem) -> String {
+    package static func validate(_ id: String) throws(Problem) -> String {
         guard !id.isEmpty else { throw .empty }
         guard id.utf8.count <= maxBytes else { throw .tooLong(bytes: id.utf8.count) }
         return id
     }
 
     /// An id from raw bytes (a `--stdin` line): valid UTF-8 first, then `validate`.
-    public static func validate(bytes: ArraySlice<UInt8>) throws(Problem) -> String {
+    package static func validate(bytes: ArraySlice<UInt8>) throws(Problem) -> String {
         guard bytes.count <= maxBytes else { throw .tooLong(bytes: bytes.count) }
         guard let id = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         return try validate(id)
@@ -50,14 +52,14 @@ public enum UserID {
 
     /// An id that may create a new profile: `validate`, and no control characters or
     /// bidirectional-text controls, which would hide or reorder the id wherever it is shown.
-    public static func validateNew(_ id: String) throws(Problem) -> String {
+    package static func validateNew(_ id: String) throws(Problem) -> String {
         let id = try validate(id)
         if let scalar = id.unicodeScalars.first(where: isInvisibleControl) { throw .invisibleControl(id, scalar: scalar.value) }
         return id
     }
 
     /// C0 and C1 controls, DEL, and the bidirectional marks, embeddings, overrides and isolates.
-    static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false

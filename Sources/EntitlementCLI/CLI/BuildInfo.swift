@@ -1,3 +1,5 @@
+import EntitlementJSON
+
 /// What `entitlement --version --json` says about the build.
 enum BuildInfo {
     /// The Swift compiler that built this binary, as far as the language can tell at compile time.

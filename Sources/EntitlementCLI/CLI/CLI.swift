@@ -1,17 +1,20 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// The command-line program: parse, run, report errors, return the exit code.
-public struct CLI {
-    public static let version = "1.0.0"
+package struct CLI {
+    package static let version = "1.0.0"
 
-    public var context: Context
+    package var context: Context
 
-    public init(context: Context) { self.context = context }
+    package init(context: Context) { self.context = context }
 
     /// Runs one invocation from the raw bytes of each argument (without the program name).
     /// An argument that is not valid UTF-8 is refused (exit 2), never repaired: two different
     /// byte strings must never name the same customer.
-    public func run(rawArguments: [[UInt8]]) -> Int32 {
+    package func run(rawArguments: [[UInt8]]) -> Int32 {
         switch RawArguments.decode(rawArguments) {
         case .success(let arguments): return run(arguments)
         case .failure(let error):
@@ -22,7 +25,7 @@ public struct CLI {
     }
 
     /// Runs one invocation; `arguments` excludes the program name.
-    public func run(_ arguments: [String]) -> Int32 {
+    package func run(_ arguments: [String]) -> Int32 {
         // Relative dates and every "now" of the run are one instant, read once here, at the
         // precision the store writes: a `restored_at` or `granted_at` written from it then
         // never reads back later than the instant the run evaluates at.

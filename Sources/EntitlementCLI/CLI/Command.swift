@@ -1,10 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementTeam
 
 /// A parsed command line: which command, with its typed options. Built without I/O.
 ///
 /// A closed enum: `CLI` switches over it, so the compiler proves every command is run,
 /// and tests pattern-match (`guard case .grant(let grant) = …`).
-public enum Command: Sendable {
+package enum Command: Sendable {
     case check(CheckCommand)
     case status(StatusCommand)
     case history(HistoryCommand)
@@ -78,7 +81,7 @@ public enum Command: Sendable {
     ]
 
     /// Every declaration, `help` last: the source of help, completions and the man page.
-    public static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
+    package static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
 
     static let helpSpec: CommandSpec = {
         var spec = CommandSpec(
@@ -90,7 +93,7 @@ public enum Command: Sendable {
 
     /// Parses `arguments` (without the program name); `now` resolves relative dates.
     /// Global options before the command are handled by `Invocation.parse`.
-    public static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
+    package static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
         guard let first = arguments.first else { return .help(nil) }
         if GlobalOptions.movable(first) != nil || GlobalOptions.matches(first, GlobalOptions.version) {
             return try Invocation.parse(arguments, now: now).command

@@ -1,6 +1,6 @@
 extension Context {
     /// A person can answer a question: standard input and standard error are terminals.
-    public var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }
+    package var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }
 
     /// Asks `question` on stderr and reads the answer from stdin: true only for y or yes.
     func confirm(_ question: String) -> Bool {

@@ -1,37 +1,38 @@
 import FoundationEssentials
+import EntitlementStore
 
 /// Everything a command may touch outside itself: streams, environment, clock, new ids.
 ///
 /// Passed in, never global, so tests run commands in-process with a fixed clock.
-public struct Context: Sendable {
-    public var environment: [String: String]
-    public var stdout: OutputSink
-    public var stderr: OutputSink
-    public var stdin: InputSource
+package struct Context: Sendable {
+    package var environment: [String: String]
+    package var stdout: OutputSink
+    package var stderr: OutputSink
+    package var stdin: InputSource
     /// The real time for mutations and the default `--at`; tests pass a fixed one.
     /// `CLI.run` freezes it to one instant per run.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// The clock as injected, never frozen: for the rare instant that must come after a
     /// wait on a person (`revoke` after its confirmation). Tests inject it with `now`.
-    public var clock: @Sendable () -> Date
+    package var clock: @Sendable () -> Date
     /// A new unique id (lower-case UUID text) for profiles and grants; tests pass a
     /// sequence, so the output of grant, revoke and import can be golden files.
-    public var newID: @Sendable () -> String
+    package var newID: @Sendable () -> String
     /// The login name, the last fallback for `--actor`; looked up only when needed
     /// (it reads the user database, a cost `check` should not pay).
-    public var loginName: @Sendable () -> String?
+    package var loginName: @Sendable () -> String?
     /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
-    public var arena: ExitArena
+    package var arena: ExitArena
     /// The width of the terminal standard output is on (ioctl TIOCGWINSZ), else the one
     /// standard error is on (for progress lines), if the size is known; looked up by the
     /// executable, so tests inject any width.
-    public var terminalColumns: Int?
+    package var terminalColumns: Int?
     /// `--color auto|always|never`, as given (auto when not).
-    public var color: ColorChoice = .auto
+    package var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.
-    public var quiet = false
+    package var quiet = false
 
-    public init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
+    package init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
                 now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String = Context.randomID,
                 loginName: @autoclosure @escaping @Sendable () -> String?, arena: ExitArena = ExitArena()) {
         self.environment = environment
@@ -48,7 +49,7 @@ public struct Context: Sendable {
     /// A random (version 4) UUID in lower case: the real id generator.
     /// Its bits come from the system generator (`getrandom`): `UUID()` opens and reads
     /// `/dev/urandom` on every call, which a bulk grant of 100,000 ids (two ids each) feels.
-    public static let randomID: @Sendable () -> String = {
+    package static let randomID: @Sendable () -> String = {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
@@ -63,7 +64,7 @@ public struct Context: Sendable {
 
     /// `--color always|never` decides; with `auto`, `NO_COLOR` (non-empty) turns colour off,
     /// `CLICOLOR_FORCE` (non-empty, not 0) turns it on, else colour only on a terminal that is not `TERM=dumb`.
-    public var useColor: Bool {
+    package var useColor: Bool {
         switch color {
         case .always: return true
         case .never: return false
@@ -76,7 +77,7 @@ public struct Context: Sendable {
 
     /// The width tables must fit, in terminal cells: nil when standard output is not a
     /// terminal (a pipe is never truncated); else `$COLUMNS`, else the terminal's size, else 80.
-    public var outputWidth: Int? {
+    package var outputWidth: Int? {
         guard stdout.isTerminal else { return nil }
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return terminalColumns ?? 80

@@ -1,3 +1,5 @@
+import EntitlementStore
+
 /// Every environment variable the tool reads, for `help` and the man page.
 enum EnvironmentVariables {
     static let all: [(name: String, meaning: String)] = [

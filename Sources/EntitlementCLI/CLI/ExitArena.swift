@@ -5,13 +5,13 @@ import Synchronization
 /// Freeing a parsed 10,000-transaction profile object by object costs about a fifth
 /// of `status`; the process is about to exit and the kernel takes the memory back
 /// at once. The executable keeps its arena alive until `exit`; tests let theirs go.
-public final class ExitArena: Sendable {
+package final class ExitArena: Sendable {
     private let kept = Mutex<[any Sendable]>([])
 
-    public init() {}
+    package init() {}
 
     /// Keeps `value` alive as long as the arena.
-    public func keep(_ value: some Sendable) {
+    package func keep(_ value: some Sendable) {
         kept.withLock { $0.append(value) }
     }
 }

@@ -1,7 +1,9 @@
+import EntitlementModel
+
 /// Help text generated from command declarations, so help cannot drift from parsing.
-public enum HelpText {
+package enum HelpText {
     /// `entitlement help COMMAND` and `entitlement COMMAND --help`.
-    public static func forCommand(_ spec: CommandSpec) -> String {
+    package static func forCommand(_ spec: CommandSpec) -> String {
         var out = "OVERVIEW: \(spec.abstract)\n"
         if let discussion = spec.discussion { out += "\n" + discussion + "\n" }
         out += "\nUSAGE: \(spec.usageLine)\n"
@@ -18,7 +20,7 @@ public enum HelpText {
     }
 
     /// `entitlement help` and `entitlement --help`.
-    public static func main(_ specs: [CommandSpec]) -> String {
+    package static func main(_ specs: [CommandSpec]) -> String {
         var out = "OVERVIEW: Inspect and manage in-app-purchase entitlements in a local JSON store.\n"
         out += "\nUSAGE: entitlement [global options] <command> [options]\n"
         out += "\nGLOBAL OPTIONS (before the command, as in 'entitlement --store DIR check alice', or after it):\n"

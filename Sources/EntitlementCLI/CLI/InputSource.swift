@@ -1,22 +1,23 @@
 import Glibc
 import Synchronization
+import EntitlementBasics
 
 /// Where batch commands read: standard input, or given text in tests.
 ///
 /// Sendable for real: the unread test text sits behind a `Mutex`; a descriptor needs none.
-public final class InputSource: Sendable {
+package final class InputSource: Sendable {
     private let fd: Int32?
     private let pending: Mutex<[UInt8]>
-    public let isTerminal: Bool
+    package let isTerminal: Bool
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         fd = fileDescriptor
         pending = Mutex([])
         isTerminal = isatty(fileDescriptor) == 1
     }
 
     /// Given text, for tests; `isTerminal` makes it stand in for a person at a terminal.
-    public init(text: String, isTerminal: Bool = false) {
+    package init(text: String, isTerminal: Bool = false) {
         fd = nil
         pending = Mutex(Array(text.utf8))
         self.isTerminal = isTerminal
@@ -24,7 +25,7 @@ public final class InputSource: Sendable {
 
     /// One line without its line end (an answer typed at a prompt), or nil at end of input.
     /// From a descriptor it reads byte by byte, so nothing after the line is consumed.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         guard let fd else {
             return pending.withLock { pending in
                 guard !pending.isEmpty else { return nil }
@@ -49,7 +50,7 @@ public final class InputSource: Sendable {
     }
 
     /// The next chunk of bytes, or nil at end of input.
-    public func readChunk() -> [UInt8]? {
+    package func readChunk() -> [UInt8]? {
         guard let fd else {
             return pending.withLock { pending in
                 guard !pending.isEmpty else { return nil }
@@ -59,7 +60,7 @@ public final class InputSource: Sendable {
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let count = chunk.withUnsafeMutableBytes { buffer in
-            (try? syscall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? 0
+            (try? systemCall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? 0
         }
         guard count > 0 else { return nil }
         chunk.removeSubrange(count...)
@@ -67,7 +68,7 @@ public final class InputSource: Sendable {
     }
 
     /// All remaining bytes.
-    public func readAll() -> [UInt8] {
+    package func readAll() -> [UInt8] {
         var all: [UInt8] = []
         while let chunk = readChunk() { all.append(contentsOf: chunk) }
         return all

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// A parsed command line with the settings that apply to any command: what to run,
 /// whether to be quiet, whether to colour, whether errors are JSON.

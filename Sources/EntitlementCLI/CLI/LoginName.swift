@@ -1,11 +1,13 @@
 import Glibc
+import EntitlementBasics
+import EntitlementStore
 
 /// The login name, the last fallback for `--actor`.
 ///
 /// `$LOGNAME`, then `$USER`, then the name of this user id in `/etc/passwd`. It avoids
 /// getpwuid, whose name-service plug-ins a statically linked binary cannot load.
-public enum LoginName {
-    public static func current(environment: [String: String] = ProcessEnvironment.current()) -> String? {
+package enum LoginName {
+    package static func current(environment: [String: String] = ProcessEnvironment.current()) -> String? {
         for key in ["LOGNAME", "USER"] {
             if let name = environment[key], !name.isEmpty { return name }
         }

@@ -1,3 +1,5 @@
+import EntitlementModel
+
 /// The manual page entitlement(1) in roff, generated from the declarations that `--help` shows.
 enum ManPage {
     static func render(version: String, specs: [CommandSpec] = CommandSpec.visible) -> String {

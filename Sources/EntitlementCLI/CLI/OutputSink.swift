@@ -1,12 +1,17 @@
 import Glibc
 import Synchronization
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
 
 /// Where a command writes: a file descriptor, buffered, or memory for tests.
 ///
 /// Sendable for real: the buffer and the first write error sit behind a `Mutex`, so
 /// threads that answer parts of `check --stdin` may share one sink. A write takes the
 /// lock once and copies its bytes; the cost is noise beside the copy itself.
-public final class OutputSink: Sendable {
+package final class OutputSink: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var writeError: String?
@@ -19,10 +24,10 @@ public final class OutputSink: Sendable {
     /// Drops everything written (`--quiet`).
     private let discards: Bool
     /// Whether this sink is a terminal (decides colour and progress).
-    public let isTerminal: Bool
+    package let isTerminal: Bool
 
     /// A sink over a file descriptor (1 or 2).
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         fd = fileDescriptor
         discards = false
         isTerminal = isatty(fileDescriptor) == 1
@@ -30,14 +35,14 @@ public final class OutputSink: Sendable {
     }
 
     /// A sink that keeps what is written, for tests.
-    public init(capturingAsTerminal isTerminal: Bool = false) {
+    package init(capturingAsTerminal isTerminal: Bool = false) {
         fd = nil
         discards = false
         self.isTerminal = isTerminal
     }
 
     /// A sink that drops what is written: standard output under `--quiet`.
-    public init(discarding: Void) {
+    package init(discarding: Void) {
         fd = nil
         discards = true
         isTerminal = false
@@ -45,15 +50,15 @@ public final class OutputSink: Sendable {
 
     /// The first write error (for example a full disk), so the run can fail with exit 4.
     /// A closed pipe is not one: see `isClosed`.
-    public var writeError: String? { state.withLock { $0.writeError } }
+    package var writeError: String? { state.withLock { $0.writeError } }
 
     /// True once a write found no reader (EPIPE: `entitlement find | head`). Output is then
     /// dropped, long commands stop early, and the run ends quietly with exit 141, as a
     /// program killed by SIGPIPE would (the executable ignores the signal, so that a write
     /// to the store is never cut short by it).
-    public var isClosed: Bool { state.withLock { $0.closed } }
+    package var isClosed: Bool { state.withLock { $0.closed } }
 
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         if discards { return }
         state.withLock { state in
             state.buffer.append(contentsOf: text.utf8)
@@ -63,7 +68,7 @@ public final class OutputSink: Sendable {
 
     /// Like `write(_ sink:)`: a large run (a batch's answers for one chunk of input) is
     /// written straight from `bytes`, after what is buffered, with no copy.
-    public func write(bytes: [UInt8]) {
+    package func write(bytes: [UInt8]) {
         if discards { return }
         state.withLock { state in
             if let fd, bytes.count >= 64 * 1024 {
@@ -95,7 +100,7 @@ public final class OutputSink: Sendable {
     }
 
     /// Writes out what is buffered (a no-op for captured sinks).
-    public func flush() {
+    package func flush() {
         state.withLock { flush(&$0) }
     }
 
@@ -112,7 +117,7 @@ public final class OutputSink: Sendable {
         let result = Result { () throws(SystemError) in
             var offset = 0
             while offset < raw.count {
-                offset += try syscall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+                offset += try systemCall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
             }
         }
         // A closed pipe is EPIPE here (the executable ignores SIGPIPE): the reader is done,
@@ -127,5 +132,5 @@ public final class OutputSink: Sendable {
     }
 
     /// Everything written so far (captured sinks only).
-    public var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
+    package var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
 }

@@ -1,20 +1,22 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// A command line split into positionals, option values and flags; no meaning yet.
-public struct ParsedArguments: Equatable, Sendable {
-    public var positionals: [String] = []
-    public var values: [String: [String]] = [:]
-    public var flags: Set<String> = []
+package struct ParsedArguments: Equatable, Sendable {
+    package var positionals: [String] = []
+    package var values: [String: [String]] = [:]
+    package var flags: Set<String> = []
     /// The command these arguments are for: usage errors from typed reads name it.
-    public var command: String = ""
+    package var command: String = ""
     /// The instant relative dates (`now`, `-3d`) are resolved against: the start of the run.
-    public var now: Date?
+    package var now: Date?
 
     /// Splits `arguments` by `spec`. Throws a usage error for an unknown option
     /// (with "Did you mean …?"), a missing value, or a wrong number of arguments.
     /// A single-value option given twice takes the last value, and a repeated flag counts
     /// once, so an alias can set a default that the command line overrides.
-    public static func parse(_ arguments: [String], spec: CommandSpec, now: Date? = nil) throws(EntitlementError) -> ParsedArguments {
+    package static func parse(_ arguments: [String], spec: CommandSpec, now: Date? = nil) throws(EntitlementError) -> ParsedArguments {
         var parsed = ParsedArguments(command: spec.name, now: now)
         var index = 0
         var onlyPositionals = false

@@ -1,10 +1,14 @@
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
+
 /// How a command names its profile: by customer user id or by `profile_id`.
-public enum ProfileLookup: Equatable, Sendable {
+package enum ProfileLookup: Equatable, Sendable {
     case user(String)
     case profileID(String)
 
     /// For messages: the id as given.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .user(let id): return id
         case .profileID(let id): return "profile_id \(id)"

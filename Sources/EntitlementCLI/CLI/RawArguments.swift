@@ -1,3 +1,9 @@
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
+
 /// Command-line arguments as the kernel gives them: bytes, checked before they become text.
 ///
 /// Swift's `CommandLine.arguments` repairs invalid UTF-8 to U+FFFD, so `$'\xff\xfe'` and
@@ -20,7 +26,7 @@ enum RawArguments {
 
 extension CommandLine {
     /// The process arguments after the program name, as raw bytes.
-    public static var rawArguments: [[UInt8]] {
+    package static var rawArguments: [[UInt8]] {
         (1..<Int(argc)).map { index in
             guard let pointer = unsafeArgv[index] else { return [] }
             let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)

@@ -1,5 +1,12 @@
 import FoundationEssentials
 import Synchronization
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
 
 /// `check --stdin`: streams user ids in, JSON Lines out, memory flat in the number of users.
 ///

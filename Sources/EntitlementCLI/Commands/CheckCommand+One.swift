@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `check USER [ENTITLEMENT]`: one user, one answer.
 extension CheckCommand {

@@ -1,8 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
 
 /// `entitlement check USER [ENTITLEMENT]`: is this user entitled? Exit 0 yes, 1 no.
-public struct CheckCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct CheckCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "check",
         abstract: "Exit 0 if a user has an entitlement now (or at --at), 1 if not.",
         discussion: """
@@ -27,30 +32,30 @@ public struct CheckCommand: RunnableCommand, Equatable {
         ])
 
     /// The entitlement checked when none is named; help shows it from here.
-    public static let defaultEntitlement = "premium"
+    package static let defaultEntitlement = "premium"
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
     static let strictFlag = Flag("strict", help: "Exit 3 for an unknown user or an entitlement that is not configured.")
     static let explainFlag = Flag("explain", help: "Also show which transactions were considered and why.")
     static let stdinFlag = Flag("stdin", help: "Read user ids from standard input, one per line; print JSON Lines.")
 
-    public enum Subject: Equatable, Sendable {
+    package enum Subject: Equatable, Sendable {
         case single(ProfileLookup)
         case standardInput
     }
 
-    public var subject: Subject
-    public var entitlement: String
-    public var store: String?
-    public var at: Date?
-    public var environment: EnvironmentFilter
-    public var quiet: Bool
-    public var json: Bool
+    package var subject: Subject
+    package var entitlement: String
+    package var store: String?
+    package var at: Date?
+    package var environment: EnvironmentFilter
+    package var quiet: Bool
+    package var json: Bool
     /// `--output`; with --stdin the default is jsonl.
-    public var output: OutputChoice
-    public var strict: Bool
-    public var explain: Bool
+    package var output: OutputChoice
+    package var strict: Bool
+    package var explain: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         var positionals = parsed.positionals
         let byProfileID = parsed.isGiven(CommonOptions.profileID)
@@ -86,7 +91,7 @@ public struct CheckCommand: RunnableCommand, Equatable {
         if quiet && (json || explain) { throw .usage("--quiet cannot be combined with --json or --explain.", command: name) }
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let date = at ?? context.now()
         switch subject {

@@ -1,3 +1,9 @@
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementTeam
+
 /// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
 ///
 /// Hidden plumbing. One candidate per line, at most `limit`; never opens a profile, and
@@ -5,10 +11,10 @@
 /// of a million profiles. Output is data for the shell: ids with a control character
 /// (which cannot be offered as one word) or a bidirectional-text control (which would
 /// reorder the line the user is typing) are left out, as `UserID` refuses them for new ids.
-public struct CompleteCommand: RunnableCommand, Equatable {
-    public enum Kind: String, CaseIterable, Sendable { case users, entitlements }
+package struct CompleteCommand: RunnableCommand, Equatable {
+    package enum Kind: String, CaseIterable, Sendable { case users, entitlements }
 
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "__complete",
         abstract: "Completion candidates (used by the completion scripts).",
         arguments: [
@@ -21,11 +27,11 @@ public struct CompleteCommand: RunnableCommand, Equatable {
     /// More candidates than a person reads; the shell shows them all at once.
     static let limit = 200
 
-    public var kind: Kind
-    public var prefix: String
-    public var store: String?
+    package var kind: Kind
+    package var prefix: String
+    package var store: String?
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         guard let kind = Kind(rawValue: parsed.positionals[0]) else {
             throw .usage("unknown kind '\(Terminal.escape(parsed.positionals[0]))'; expected users or entitlements.", command: Self.spec.name)
         }
@@ -34,7 +40,7 @@ public struct CompleteCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let candidates: [String]
         switch kind {

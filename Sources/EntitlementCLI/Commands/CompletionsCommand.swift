@@ -1,8 +1,11 @@
-/// `entitlement completions SHELL`: print a completion script generated from the declarations.
-public struct CompletionsCommand: RunnableCommand, Equatable {
-    public enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
+import EntitlementBasics
+import EntitlementModel
 
-    public static let spec = CommandSpec(
+/// `entitlement completions SHELL`: print a completion script generated from the declarations.
+package struct CompletionsCommand: RunnableCommand, Equatable {
+    package enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
+
+    package static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script (bash, zsh or fish).",
         discussion: """
@@ -19,9 +22,9 @@ public struct CompletionsCommand: RunnableCommand, Equatable {
             "entitlement completions fish > ~/.config/fish/completions/entitlement.fish",
         ])
 
-    public var shell: Shell
+    package var shell: Shell
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let text = parsed.positionals[0]
         guard let shell = Shell(rawValue: text) else {
             let suggestion = Suggestion.closest(to: text, in: Shell.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
@@ -30,7 +33,7 @@ public struct CompletionsCommand: RunnableCommand, Equatable {
         self.shell = shell
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         switch shell {
         case .bash: context.stdout.write(BashCompletion.script())
         case .zsh: context.stdout.write(ZshCompletion.script())

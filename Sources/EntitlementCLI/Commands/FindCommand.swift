@@ -1,8 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `entitlement find`: every customer whose access matches the filters, streamed.
-public struct FindCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct FindCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "find",
         abstract: "List customers whose access matches filters (state, entitlement, store, product, expiry, attribute).",
         discussion: """
@@ -64,12 +69,12 @@ public struct FindCommand: RunnableCommand, Equatable {
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers.")
 
     var query: FindQuery
-    public var store: String?
-    public var at: Date?
-    public var output: OutputChoice
-    public var quiet: Bool
+    package var store: String?
+    package var at: Date?
+    package var output: OutputChoice
+    package var quiet: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         query = FindQuery(entitlement: try parsed.value(Self.entitlementOption), storeName: try parsed.value(Self.storeNameOption),
                           product: try parsed.value(Self.productOption))
@@ -92,7 +97,7 @@ public struct FindCommand: RunnableCommand, Equatable {
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: name) }
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         if let id = query.entitlement, configuration.entitlement(id) == nil {

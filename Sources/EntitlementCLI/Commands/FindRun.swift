@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// The per-profile work of `find`, safe to run on several threads: each match becomes its
 /// record in the output format at once, so a part holds text, not profiles.

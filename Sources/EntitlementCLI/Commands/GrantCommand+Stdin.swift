@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
 
 extension GrantCommand {
     /// `grant --stdin`: every id on standard input, under one lock.

@@ -1,8 +1,12 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `entitlement grant USER ENTITLEMENT`: give manual (promotional) access, audited.
-public struct GrantCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct GrantCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "grant",
         abstract: "Grant manual (promotional) access to an entitlement, with an audit trail.",
         discussion: """
@@ -50,17 +54,17 @@ public struct GrantCommand: RunnableCommand, Equatable {
     static let quietFlag = Flag("quiet", short: "q", help: "With --stdin: no progress bar and no summary; only the exit code answers.")
 
     /// The customer; nil with --stdin.
-    public var userID: String?
-    public var entitlement: String
-    public var allOrNothing: Bool
-    public var quiet: Bool
-    public var term: GrantRequest.Term
-    public var startsAt: Date?
-    public var reason: String?
-    public var idempotencyKey: String?
+    package var userID: String?
+    package var entitlement: String
+    package var allOrNothing: Bool
+    package var quiet: Bool
+    package var term: GrantRequest.Term
+    package var startsAt: Date?
+    package var reason: String?
+    package var idempotencyKey: String?
     var options: MutationOptions
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         if parsed.flag(Self.stdinFlag) {
             guard parsed.positionals.count == 1 else {
@@ -105,7 +109,7 @@ public struct GrantCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let configuration = try store.loadConfiguration()
         guard configuration.entitlement(entitlement) != nil else {

@@ -1,8 +1,12 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementTeam
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
-public struct HistoryCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct HistoryCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "history",
         abstract: "Show every purchase, grant and revocation of a user, oldest first.",
         discussion: "Answers \"who gave this user premium, and why?\": grants and revocations show actor, reason and the real time they were made.",
@@ -20,17 +24,17 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     static let verifySignaturesFlag = Flag("verify-signatures", help: "Team store: also check each commit's signature (runs gpg).")
     static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
-    public var lookup: ProfileLookup
-    public var store: String?
-    public var entitlement: String?
-    public var since: Date?
-    public var until: Date?
-    public var limit: Int?
-    public var json: Bool
-    public var output: OutputChoice
-    public var verifySignatures: Bool
+    package var lookup: ProfileLookup
+    package var store: String?
+    package var entitlement: String?
+    package var since: Date?
+    package var until: Date?
+    package var limit: Int?
+    package var json: Bool
+    package var output: OutputChoice
+    package var verifySignatures: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
         store = try parsed.value(CommonOptions.store)
         entitlement = try parsed.value(Self.entitlementOption)
@@ -45,7 +49,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         verifySignatures = parsed.flag(Self.verifySignaturesFlag)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
@@ -63,17 +67,18 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         if let until { events = events.filter { $0.at < until } }
         if let limit, events.count > limit { events = Array(events.suffix(limit)) }
         let repository = store.gitRepository(environment: context.environment)
+        var audited = events.map { AuditedEvent($0) }
         if let repository, !events.isEmpty {
             let commits = try GitAudit(repository: repository, store: store).commits(for: profile.customerUserID, verifySignatures: verifySignatures)
-            for index in events.indices { events[index].recorded = commits[GitAudit.key(events[index])] }
+            for index in audited.indices { audited[index].recorded = commits[GitAudit.key(audited[index].event)] }
         } else if verifySignatures, repository == nil {
             throw .usage("--verify-signatures needs a team store (git); \(store.root) is a plain store.", command: Self.spec.name)
         }
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(events, audit: repository != nil).render(output, width: context.outputWidth))
-            if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(events) { context.stdout.write(note) }
+            context.stdout.write(HistoryText.records(audited, audit: repository != nil).render(output, width: context.outputWidth))
+            if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(audited) { context.stdout.write(note) }
         }
         return .success
     }

@@ -1,8 +1,10 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementImport
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
-public struct ImportCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct ImportCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "import",
         abstract: "Import purchases from App Store, RevenueCat, Adapty or Qonversion documents.",
         discussion: """
@@ -34,13 +36,13 @@ public struct ImportCommand: RunnableCommand, Equatable {
     static let atOption = Option<Date>.date("at", help: "Compare vendor verdicts at this date when a document carries no date.").describingDefault("now")
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/import.md).")
 
-    public var files: [String]
-    public var format: ImportFormat?
-    public var user: String?
-    public var at: Date?
+    package var files: [String]
+    package var format: ImportFormat?
+    package var user: String?
+    package var at: Date?
     var options: MutationOptions
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         files = parsed.positionals
         guard !files.contains("") else { throw .usage("FILE must not be empty.", command: name) }
@@ -51,7 +53,7 @@ public struct ImportCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
         var session = ImportSession(command: self, context: context, store: store)

@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
 
 /// One run of `import` (docs/import.md, section 1): read and map every document with no
 /// lock held, then merge them in order under the writer lock and write each changed file once.
@@ -92,7 +97,7 @@ struct ImportSession {
             for warning in warnings { warn(warning, file: unit.name) }
             outcome.warnings = warnings
             var userWarnings: [String] = []
-            try ImportResolution.user(of: document, file: unit.name, option: command.user, into: &outcome, warnings: &userWarnings)
+            try ImportResolution.user(of: document, file: unit.name, option: command.user, command: ImportCommand.spec.name, into: &outcome, warnings: &userWarnings)
             for warning in userWarnings { warn(warning, file: unit.name) }
             outcome.warnings += userWarnings
         } catch {

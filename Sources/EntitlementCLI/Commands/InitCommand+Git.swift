@@ -1,3 +1,9 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
+import EntitlementTeam
+
 /// `init --git`: a new team store, or a plain store made one.
 extension InitCommand {
     /// `init --git` on a plain store: every file kept and committed, the layout unchanged.

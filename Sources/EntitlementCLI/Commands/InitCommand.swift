@@ -1,6 +1,13 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
+
 /// `entitlement init`: create an empty store with a product configuration.
-public struct InitCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct InitCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "init",
         abstract: "Create an empty store with a product configuration.",
         discussion: """
@@ -31,13 +38,13 @@ public struct InitCommand: RunnableCommand, Equatable {
         return id
     }.describingDefault(CheckCommand.defaultEntitlement)
 
-    public var store: String?
-    public var entitlements: [String]
-    public var git: Bool
-    public var actor: String?
-    public var json: Bool
+    package var store: String?
+    package var entitlements: [String]
+    package var git: Bool
+    package var actor: String?
+    package var json: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         var ids: [String] = []
         for id in try parsed.values(Self.entitlementOption) where !ids.contains(id) { ids.append(id) }
@@ -48,7 +55,7 @@ public struct InitCommand: RunnableCommand, Equatable {
         json = parsed.flag(CommonOptions.json)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         if git, store.fileSystem.exists(store.configPath), !GitRepository.isRepository(store.root) {
             return try convertToTeamStore(store, context: context)

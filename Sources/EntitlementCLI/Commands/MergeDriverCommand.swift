@@ -1,11 +1,14 @@
+import EntitlementModel
+import EntitlementTeam
+
 /// `entitlement merge-driver BASE OURS THEIRS PATH`: git's merge driver for store files.
 ///
 /// Plumbing, not listed in the main help: git runs it for the files `.gitattributes`
 /// assigns to `merge=entitlement` (docs/team-store.md). It merges profiles and
 /// `config.json` semantically and writes the result over OURS; when it cannot, it
 /// writes nothing, says why on stderr and exits non-zero, so git marks the file conflicted.
-public struct MergeDriverCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct MergeDriverCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "merge-driver",
         abstract: "Merge two versions of a store file (git's merge driver; plumbing).",
         discussion: """
@@ -22,19 +25,19 @@ public struct MergeDriverCommand: RunnableCommand, Equatable {
         ],
         options: [])
 
-    public var base: String
-    public var ours: String
-    public var theirs: String
-    public var path: String?
+    package var base: String
+    package var ours: String
+    package var theirs: String
+    package var path: String?
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         base = parsed.positionals[0]
         ours = parsed.positionals[1]
         theirs = parsed.positionals[2]
         path = parsed.positionals.count > 3 ? parsed.positionals[3] : nil
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let name = path ?? ours
         guard let ourBytes = try GitFiles.read(ours) else { throw .io(path: ours, message: "no such file") }
         guard let theirBytes = try GitFiles.read(theirs) else { throw .io(path: theirs, message: "no such file") }

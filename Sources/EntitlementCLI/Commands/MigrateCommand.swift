@@ -1,6 +1,11 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
+
 /// `entitlement migrate --layout L`: move every profile (and index entry) to another layout.
-public struct MigrateCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct MigrateCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "migrate",
         abstract: "Move every profile file to another layout (flat or fanout).",
         discussion: """
@@ -16,16 +21,16 @@ public struct MigrateCommand: RunnableCommand, Equatable {
 
     static let layoutOption = Option<ProfileLayout>.choice("layout", value: "L", help: "flat or fanout.")
 
-    public var layout: ProfileLayout
+    package var layout: ProfileLayout
     var options: MutationOptions
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         guard let layout = try parsed.value(Self.layoutOption) else { throw .usage("missing --layout (flat or fanout).", command: Self.spec.name) }
         self.layout = layout
         options = try MutationOptions(parsed)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let change = ChangeDescription(summary: "migrate profiles to the \(layout.rawValue) layout", actor: try options.resolvedActor(context, store: store))
         let moved = try store.withWriteLock(change) { () throws(EntitlementError) -> Int in

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementStore
 
 /// Options that grant, revoke and import share: where, who, and how long to wait.
 struct MutationOptions: Equatable, Sendable {

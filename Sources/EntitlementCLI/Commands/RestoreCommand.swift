@@ -1,8 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `entitlement restore USER ENTITLEMENT`: undo a revocation made by `revoke`; nothing is deleted.
-public struct RestoreCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct RestoreCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "restore",
         abstract: "Undo a revocation made by 'entitlement revoke' (history keeps both).",
         discussion: """
@@ -22,13 +27,13 @@ public struct RestoreCommand: RunnableCommand, Equatable {
 
     static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, help: "Restore only this transaction.")
 
-    public var userID: String
-    public var entitlement: String
-    public var transactionID: String?
-    public var reason: String
+    package var userID: String
+    package var entitlement: String
+    package var transactionID: String?
+    package var reason: String
     var options: MutationOptions
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         userID = try UserID.argument(parsed.positionals[0], command: name)
         entitlement = parsed.positionals[1]
@@ -41,7 +46,7 @@ public struct RestoreCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         let now = context.now()

@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 extension RevokeCommand {
     /// Shows what will be revoked (on stderr), then asks on a terminal; without one, refuses

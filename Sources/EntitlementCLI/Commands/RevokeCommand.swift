@@ -1,8 +1,11 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `entitlement revoke USER ENTITLEMENT`: take back manual access; history keeps it all.
-public struct RevokeCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct RevokeCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "revoke",
         abstract: "Revoke manual grants of an entitlement (and, with --include-store, store purchases).",
         discussion: """
@@ -29,21 +32,21 @@ public struct RevokeCommand: RunnableCommand, Equatable {
     static let includeStoreFlag = Flag("include-store", help: "Also revoke store purchases (for refunds handled outside the store).")
     static let yesFlag = Flag("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal).")
 
-    public var userID: String
-    public var request: RevokeRequestOptions
+    package var userID: String
+    package var request: RevokeRequestOptions
     /// `--yes`: no confirmation.
-    public var yes: Bool
+    package var yes: Bool
     var options: MutationOptions
 
     /// The parsed parts of a revoke request; the actor is resolved at run time.
-    public struct RevokeRequestOptions: Equatable, Sendable {
-        public var entitlement: String
-        public var transactionID: String?
-        public var includeStore: Bool
-        public var reason: String?
+    package struct RevokeRequestOptions: Equatable, Sendable {
+        package var entitlement: String
+        package var transactionID: String?
+        package var includeStore: Bool
+        package var reason: String?
     }
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         userID = try UserID.argument(parsed.positionals[0], command: name)
         let entitlement = parsed.positionals[1]
@@ -54,7 +57,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
         yes = parsed.flag(Self.yesFlag)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         var now = context.now()

@@ -1,8 +1,12 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// `entitlement status USER`: the profile and every entitlement's state.
-public struct StatusCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct StatusCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "status",
         abstract: "Show a profile and the state of every entitlement.",
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
@@ -14,15 +18,15 @@ public struct StatusCommand: RunnableCommand, Equatable {
 
     static let explainFlag = Flag("explain", help: "Show which transactions were considered for each entitlement, and the rule that decided.")
 
-    public var lookup: ProfileLookup
-    public var store: String?
-    public var at: Date?
-    public var environment: EnvironmentFilter
-    public var json: Bool
-    public var explain: Bool
-    public var output: OutputChoice
+    package var lookup: ProfileLookup
+    package var store: String?
+    package var at: Date?
+    package var environment: EnvironmentFilter
+    package var json: Bool
+    package var explain: Bool
+    package var output: OutputChoice
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
@@ -35,7 +39,7 @@ public struct StatusCommand: RunnableCommand, Equatable {
         }
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }

@@ -1,8 +1,13 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// `entitlement summary`: the whole store at a glance, per entitlement.
-public struct SummaryCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct SummaryCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "summary",
         abstract: "Count customers per entitlement and state, expiring soon, in billing trouble, by store.",
         discussion: """
@@ -26,13 +31,13 @@ public struct SummaryCommand: RunnableCommand, Equatable {
     }.withDefault(.table, shown: OutputFormat.table.rawValue)
     static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
 
-    public var store: String?
-    public var at: Date?
-    public var environment: EnvironmentFilter
-    public var json: Bool
-    public var quiet: Bool
+    package var store: String?
+    package var at: Date?
+    package var environment: EnvironmentFilter
+    package var json: Bool
+    package var quiet: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
@@ -44,7 +49,7 @@ public struct SummaryCommand: RunnableCommand, Equatable {
         quiet = parsed.flag(Self.quietFlag)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         let engine = StatusEngine(configuration: configuration, environment: environment)

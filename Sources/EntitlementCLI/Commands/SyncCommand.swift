@@ -1,6 +1,11 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementTeam
+
 /// `entitlement sync`: exchange changes with the team store's remote (`origin`).
-public struct SyncCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct SyncCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "sync",
         abstract: "Team store: fetch, merge what others changed, and push local commits.",
         discussion: """
@@ -17,19 +22,19 @@ public struct SyncCommand: RunnableCommand, Equatable {
 
     static let pullOnlyFlag = Flag("pull-only", help: "Fetch and merge only; never push (for read replicas).")
 
-    public var pullOnly: Bool
-    public var store: String?
-    public var lockTimeout: Double?
-    public var json: Bool
+    package var pullOnly: Bool
+    package var store: String?
+    package var lockTimeout: Double?
+    package var json: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         pullOnly = parsed.flag(Self.pullOnlyFlag)
         store = try parsed.value(CommonOptions.store)
         lockTimeout = try parsed.given(CommonOptions.lockTimeout)
         json = parsed.flag(CommonOptions.json)
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
         let store = context.store(flag: self.store, lockTimeout: timeout)
         try store.requireExists()

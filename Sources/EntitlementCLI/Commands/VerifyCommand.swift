@@ -1,6 +1,11 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
+
 /// `entitlement verify`: a linter for stores; reports every problem and never writes.
-public struct VerifyCommand: RunnableCommand, Equatable {
-    public static let spec = CommandSpec(
+package struct VerifyCommand: RunnableCommand, Equatable {
+    package static let spec = CommandSpec(
         name: "verify",
         abstract: "Check a store for every problem (for CI and hand-written fixtures); never writes.",
         discussion: """
@@ -15,18 +20,18 @@ public struct VerifyCommand: RunnableCommand, Equatable {
 
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
 
-    public var store: String?
-    public var json: Bool
-    public var quiet: Bool
+    package var store: String?
+    package var json: Bool
+    package var quiet: Bool
 
-    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         json = parsed.flag(CommonOptions.json)
         quiet = parsed.flag(Self.quietFlag)
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: Self.spec.name) }
     }
 
-    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let showProgress = !quiet && context.stderr.isTerminal
         var progress = ScanProgress(stream: context.stderr, label: "verify", total: showProgress ? try ProfileScan(store: store).count() : 0,

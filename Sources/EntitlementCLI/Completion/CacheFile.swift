@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementBasics
 
 /// One completion cache file: a text header, then `SortedNameLines`.
 ///

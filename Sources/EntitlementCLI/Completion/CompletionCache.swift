@@ -1,4 +1,6 @@
 import Glibc
+import EntitlementBasics
+import EntitlementStore
 
 /// A sorted copy of a store's profile file names, kept outside the store, so that
 /// completing a customer id does not list a folder of a million files.

@@ -1,4 +1,7 @@
 import Glibc
+import EntitlementBasics
+import EntitlementStore
+import EntitlementModel
 
 /// What the folders of `profiles/` look like from their metadata alone: enough to tell
 /// that no profile file was added, removed or renamed since a completion cache was built.

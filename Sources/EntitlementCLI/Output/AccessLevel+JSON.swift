@@ -1,8 +1,14 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementImport
+import EntitlementTeam
 
 extension AccessLevel {
     /// The `--json` object; every key is always present (null when unknown).
-    public var json: JSONObject {
+    package var json: JSONObject {
         typealias K = CodingKeys
         func date(_ value: Date?) -> JSONValue { value.map { .string(ISODate.format($0)) } ?? .null }
         return JSONObject([

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementRules
 
 /// How access levels read in tables and in `check`'s one line.
 enum AccessLevelText {

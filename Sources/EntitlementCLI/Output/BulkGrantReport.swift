@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
 
 /// What `grant --stdin` prints: one JSON line per input line, or a summary table.
 enum BulkGrantReport {

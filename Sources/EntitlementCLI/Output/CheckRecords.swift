@@ -1,3 +1,5 @@
+import EntitlementJSON
+
 /// `check` answers as records: the fields of csv, tsv and table output, one row per user.
 /// On a narrow terminal the table drops, in order: EVALUATED, PROFILE, ENTITLEMENT, ACTIVE
 /// and EXPIRES; LINE, USER, STATE and ERROR stay (else vertical records).

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementRules
 
 /// `--explain`: which transactions were considered for an entitlement, and why.
 enum ExplanationRenderer {

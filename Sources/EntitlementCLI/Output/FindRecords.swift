@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// `find`'s records: one per matching customer and access level, in every `--output` format.
 /// On a narrow terminal the table drops, in order: the relative dates, then PRODUCT, STORE,

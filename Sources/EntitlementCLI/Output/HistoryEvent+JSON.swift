@@ -1,8 +1,12 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementRules
+import EntitlementTeam
 
 extension HistoryEvent {
     /// The `--json` object: the event, then the whole transaction as stored.
-    public var json: JSONObject {
+    package var json: JSONObject {
         JSONObject([
             ("at", .string(ISODate.format(at))),
             ("event", .string(kind.rawValue)),
@@ -12,11 +16,13 @@ extension HistoryEvent {
             ("transaction", transaction.json),
         ])
     }
+}
 
+extension AuditedEvent {
     /// The `--json` object in a team store: the event, its recording commit, and whether
     /// the recorded actor is that commit's author.
     var auditJSON: JSONObject {
-        var object = json
+        var object = event.json
         guard let recorded else {
             object["commit"] = .null
             object["actor_matches_author"] = .null

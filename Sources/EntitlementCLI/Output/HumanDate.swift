@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// Dates for people: `2026-02-03 14:22 UTC (in 19 days)`.
 enum HumanDate {

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementImport
 
 /// `import --json` (docs/import.md, section 12.2). Keys are sorted by the writer.
 extension ImportReport {

@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementRules
+import EntitlementImport
 
 /// What `import` prints on stdout: one block per document and the totals (docs/import.md, section 12).
 enum ImportReport {

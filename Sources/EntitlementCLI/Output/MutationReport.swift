@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// What grant and revoke print: the change, then the resulting access level.
 enum MutationReport {

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 extension ProfileJSON {
     /// `non_subscriptions`, pretty-printed at `depth`: the bytes `JSONStream` would write

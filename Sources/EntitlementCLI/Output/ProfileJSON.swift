@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
 ///

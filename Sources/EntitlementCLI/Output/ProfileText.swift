@@ -1,4 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// `status` for people: the profile's ids and attributes, then the entitlements table.
 enum ProfileText {

@@ -1,3 +1,7 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
 /// Records a command prints, ready for every `--output` format: one declaration per
 /// command, so a new command that prints records needs only to fill one in.
 struct RecordOutput {
@@ -33,12 +37,12 @@ struct RecordOutput {
 }
 
 /// `--output FORMAT` (or `--json`) and `--no-headers`, as a command read them.
-public struct OutputChoice: Equatable, Sendable {
-    public var format: OutputFormat
+package struct OutputChoice: Equatable, Sendable {
+    package var format: OutputFormat
     /// False with `--no-headers`.
-    public var headers: Bool
+    package var headers: Bool
 
-    public init(format: OutputFormat = .table, headers: Bool = true) {
+    package init(format: OutputFormat = .table, headers: Bool = true) {
         self.format = format
         self.headers = headers
     }

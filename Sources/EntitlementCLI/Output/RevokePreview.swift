@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
 
 /// What `revoke` shows before it asks: the transactions it will revoke, and the access after.
 enum RevokePreview {

@@ -1,3 +1,7 @@
+import EntitlementModel
+import EntitlementImport
+import EntitlementTeam
+
 /// One line on stderr that is redrawn in place (`\r`, erase line) and erased when done.
 /// The progress displays share it; callers decide whether to draw at all.
 ///

@@ -1,5 +1,8 @@
+import EntitlementJSON
+import EntitlementRules
+
 /// ANSI colour for terminals; every function is the identity when colour is off.
-struct Style {
+package struct Style {
     let enabled: Bool
 
     func bold(_ text: String) -> String { wrap(text, "1") }

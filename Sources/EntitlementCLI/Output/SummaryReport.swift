@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// What `summary` prints: per entitlement, counts per state, expiring soon, billing trouble, stores.
 enum SummaryReport {

@@ -1,3 +1,5 @@
+import EntitlementBasics
+
 /// A plain-text table with aligned columns; cells are escaped for the terminal.
 ///
 /// Given a width (a terminal's), it fits: first every column uses its short form (relative

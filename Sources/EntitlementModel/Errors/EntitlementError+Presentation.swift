@@ -1,7 +1,9 @@
+import EntitlementBasics
+
 /// The one place errors become text, exit codes and machine codes.
 extension EntitlementError: CustomStringConvertible {
     /// The stable machine name of the error (for scripts and JSON error output).
-    public var code: String {
+    package var code: String {
         switch self {
         case .usage: return "usage"
         case .invalidArgumentEncoding: return "invalid_encoding"
@@ -25,7 +27,7 @@ extension EntitlementError: CustomStringConvertible {
         }
     }
 
-    public var exitCode: ExitCode {
+    package var exitCode: ExitCode {
         switch self {
         case .usage, .invalidArgumentEncoding, .invalidUserID: return .usage
         case .unknownUser, .unknownProfileID, .unknownEntitlement: return .notFound
@@ -39,7 +41,7 @@ extension EntitlementError: CustomStringConvertible {
     }
 
     /// The message, with data escaped for the terminal.
-    public var description: String {
+    package var description: String {
         switch self {
         case .usage(let message, _, _): return message
         case .invalidArgumentEncoding(let position, let escaped): return "argument \(position) is not valid UTF-8: '\(escaped)'."
@@ -67,7 +69,7 @@ extension EntitlementError: CustomStringConvertible {
     }
 
     /// What to do next, where that helps.
-    public var hint: String? {
+    package var hint: String? {
         switch self {
         case .usage(_, let hint, _): return hint
         case .invalidArgumentEncoding: return "Arguments, user ids included, must be UTF-8 text."
@@ -94,7 +96,7 @@ extension EntitlementError: CustomStringConvertible {
     }
 
     /// The command whose usage line follows the message, when the error names one.
-    var usageCommand: String? {
+    package var usageCommand: String? {
         switch self {
         case .usage(_, _, let command), .invalidUserID(_, let command): return command
         default: return nil
@@ -102,7 +104,7 @@ extension EntitlementError: CustomStringConvertible {
     }
 
     /// Whether the usage line of the running command follows the message (a refused request).
-    var showsUsage: Bool {
+    package var showsUsage: Bool {
         switch self {
         case .grant: return true
         case .revoke(let error): return error.exitCode == .usage
@@ -114,7 +116,7 @@ extension EntitlementError: CustomStringConvertible {
 
 extension UnknownEntitlement {
     /// The note plain `check` (and `check --stdin`) prints before answering exit 1.
-    var note: String {
+    package var note: String {
         let suggestion = self.suggestion.map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
         return "Note: entitlement '\(Terminal.escape(id))' is not in the product configuration.\(suggestion)\n"
     }

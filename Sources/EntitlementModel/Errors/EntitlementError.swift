@@ -1,6 +1,8 @@
+import EntitlementBasics
+
 /// Every failure the tool reports, as a value. Messages, hints, exit codes and machine codes
 /// for all of them, domain errors included, live in one place: `EntitlementError+Presentation.swift`.
-public enum EntitlementError: Error, Equatable, Sendable {
+package enum EntitlementError: Error, Equatable, Sendable {
     /// Bad command line. `command` names the command whose usage applies.
     case usage(String, hint: String? = nil, command: String? = nil)
     /// A command-line argument that is not valid UTF-8 (1-based position, bytes escaped).
@@ -43,14 +45,14 @@ public enum EntitlementError: Error, Equatable, Sendable {
 }
 
 /// An entitlement id that is not configured, with what is known instead (for "Did you mean").
-public struct UnknownEntitlement: Equatable, Sendable {
-    public var id: String
+package struct UnknownEntitlement: Equatable, Sendable {
+    package var id: String
     /// The entitlements that are known where it was looked up.
-    public var known: [String]
+    package var known: [String]
     /// The configuration file to add it to.
-    public var configPath: String?
+    package var configPath: String?
 
-    init(_ id: String, known: [String], configPath: String? = nil) {
+    package init(_ id: String, known: [String], configPath: String? = nil) {
         self.id = id
         self.known = known
         self.configPath = configPath

@@ -1,8 +1,10 @@
+import EntitlementJSON
+
 /// How errors are printed: one human line (`Error: …`), or one JSON object under `--json`.
-enum ErrorFormat {
+package enum ErrorFormat {
     /// Whether the command line asks for JSON (`--json`, `--output json|jsonl`), read before
     /// parsing so that even a usage error is JSON. Arguments after `--` are data.
-    static func wantsJSON(_ arguments: [String]) -> Bool {
+    package static func wantsJSON(_ arguments: [String]) -> Bool {
         var index = 0
         var json = false
         while index < arguments.count, arguments[index] != "--" {
@@ -20,7 +22,7 @@ extension EntitlementError {
     /// The error as data, the one shape of every JSON error: on standard error under
     /// `--json`, per line of `check --stdin`, per document of `import --json`
     /// (docs/json-output.md, "Errors"). The message is the text one, data in it escaped.
-    var json: JSONObject {
+    package var json: JSONObject {
         JSONObject([
             ("code", .string(code)),
             ("message", .string(description)),
@@ -30,7 +32,7 @@ extension EntitlementError {
     }
 
     /// `{"error": {…}}` on one line, as printed on standard error.
-    var jsonLine: String {
+    package var jsonLine: String {
         JSONWriter(style: .compact).string(.object(JSONObject([("error", .object(json))]))) + "\n"
     }
 }

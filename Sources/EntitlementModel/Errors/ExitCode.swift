@@ -1,5 +1,5 @@
 /// The process exit codes, in the style of `grep`. Scripts depend on these.
-public enum ExitCode: Int32, CaseIterable, Sendable {
+package enum ExitCode: Int32, CaseIterable, Sendable {
     /// Success; for `check`, entitled.
     case success = 0
     /// `check`: not entitled.
@@ -20,10 +20,10 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
 
     /// The worse of two codes, for commands that answer many items (`check --stdin`, `import`):
     /// the highest number wins, so 5 busy > 4 data > 3 not found > 2 usage > 1 no > 0 yes.
-    static func worst(_ a: ExitCode, _ b: ExitCode) -> ExitCode { a.rawValue >= b.rawValue ? a : b }
+    package static func worst(_ a: ExitCode, _ b: ExitCode) -> ExitCode { a.rawValue >= b.rawValue ? a : b }
 
     /// One line for the exit-code tables in help and README.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .success: return "success; check: entitled; find: found; verify: clean"
         case .notEntitled: return "no: check: not entitled; find: nothing matched; revoke: declined"

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why `GrantPlanner` refused a grant. Compared with `==` in tests; shown by `EntitlementError`.
-public enum GrantError: Error, Equatable, Sendable {
+package enum GrantError: Error, Equatable, Sendable {
     /// The idempotency key names an earlier grant of something else.
     case idempotencyKeyReused(key: String, usedFor: String, requested: String)
     /// The grant would start before now.

@@ -1,5 +1,7 @@
+import EntitlementBasics
+
 /// Why `RestorePlanner` refused a restore.
-public enum RestoreError: Error, Equatable, Sendable {
+package enum RestoreError: Error, Equatable, Sendable {
     /// The revocation came from a store (a refund in the vendor's data): only the store can undo it.
     case storeRevocation(transactionID: String, store: String)
 

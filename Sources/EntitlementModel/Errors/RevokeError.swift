@@ -1,5 +1,5 @@
 /// Why `RevokePlanner` refused a revoke.
-public enum RevokeError: Error, Equatable, Sendable {
+package enum RevokeError: Error, Equatable, Sendable {
     /// `--transaction` names no transaction of this profile.
     case transactionNotFound(id: String, user: String)
     /// The transaction does not give the entitlement named.

@@ -1,41 +1,42 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// An entitlement's access at one instant, derived from a profile; never stored.
 ///
 /// Fields follow Adapty's CustomerAccessLevel, plus `state`, `renew_state`,
 /// `period_type`, `is_sandbox`, `grant_type` and `transaction_id`.
-public struct AccessLevel: Equatable, Sendable {
-    public var id: String
-    public var state: AccessState
-    public var isLifetime = false
-    public var expiresAt: Date?
-    public var startsAt: Date?
-    public var activatedAt: Date?
-    public var renewedAt: Date?
-    public var willRenew = false
-    public var gracePeriodExpiresAt: Date?
-    public var revokedAt: Date?
-    public var revocationReason: String?
-    public var unsubscribedAt: Date?
-    public var billingIssueDetectedAt: Date?
-    public var store: Store?
-    public var productID: String?
-    public var renewState: RenewState = .unknown
-    public var periodType: PeriodType?
-    public var isSandbox = false
-    public var grantType: GrantType?
+package struct AccessLevel: Equatable, Sendable {
+    package var id: String
+    package var state: AccessState
+    package var isLifetime = false
+    package var expiresAt: Date?
+    package var startsAt: Date?
+    package var activatedAt: Date?
+    package var renewedAt: Date?
+    package var willRenew = false
+    package var gracePeriodExpiresAt: Date?
+    package var revokedAt: Date?
+    package var revocationReason: String?
+    package var unsubscribedAt: Date?
+    package var billingIssueDetectedAt: Date?
+    package var store: Store?
+    package var productID: String?
+    package var renewState: RenewState = .unknown
+    package var periodType: PeriodType?
+    package var isSandbox = false
+    package var grantType: GrantType?
     /// The transaction that gives access, or that decided the state.
-    public var transactionID: String?
+    package var transactionID: String?
 
-    public init(id: String, state: AccessState) {
+    package init(id: String, state: AccessState) {
         self.id = id
         self.state = state
     }
 
-    public var isActive: Bool { state.isActive }
-    public var isInGracePeriod: Bool { state == .gracePeriod }
+    package var isActive: Bool { state.isActive }
+    package var isInGracePeriod: Bool { state == .gracePeriod }
 
-    public enum CodingKeys: String {
+    package enum CodingKeys: String {
         case id, state
         case isActive = "is_active"
         case isLifetime = "is_lifetime"

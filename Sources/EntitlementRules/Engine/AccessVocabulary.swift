@@ -1,5 +1,7 @@
+import EntitlementModel
+
 /// The state of an access level at one instant.
-public enum AccessState: String, CaseIterable, Sendable {
+package enum AccessState: String, CaseIterable, Sendable {
     /// Access, from a transaction that has started and not expired or been revoked.
     case active
     /// Access past expiry, inside the store's billing grace period.
@@ -15,11 +17,11 @@ public enum AccessState: String, CaseIterable, Sendable {
     case never
 
     /// `active` and `grace_period` give access.
-    public var isActive: Bool { self == .active || self == .gracePeriod }
+    package var isActive: Bool { self == .active || self == .gracePeriod }
 }
 
 /// Renewal outlook, in Qonversion's vocabulary.
-public enum RenewState: String, CaseIterable, Sendable {
+package enum RenewState: String, CaseIterable, Sendable {
     case willRenew = "will_renew"
     case canceled
     case billingIssue = "billing_issue"
@@ -28,12 +30,12 @@ public enum RenewState: String, CaseIterable, Sendable {
 }
 
 /// Which kind of period the deciding transaction is in.
-public enum PeriodType: String, CaseIterable, Sendable {
+package enum PeriodType: String, CaseIterable, Sendable {
     case trial, intro, normal, promotional
 }
 
 /// How the customer came to have the deciding transaction.
-public enum GrantType: String, CaseIterable, Sendable {
+package enum GrantType: String, CaseIterable, Sendable {
     case purchase
     case familySharing = "family_sharing"
     case offerCode = "offer_code"
@@ -41,7 +43,7 @@ public enum GrantType: String, CaseIterable, Sendable {
 }
 
 /// Which transactions count: `--environment production|sandbox|any`.
-public enum EnvironmentFilter: String, CaseIterable, Sendable {
+package enum EnvironmentFilter: String, CaseIterable, Sendable {
     case production, sandbox, any
 
     func includes(_ environment: Environment) -> Bool {

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 /// What the evaluations of every entitlement of one profile at one instant share: the
 /// profile as known then, what was left out, and its supersessions.
@@ -6,16 +8,16 @@ import FoundationEssentials
 /// `status` evaluates each entitlement of a profile that can hold 10,000 transactions;
 /// computed once here, the as-known profile and the supersessions are not rebuilt per
 /// entitlement. The engine stays a pure function of (profile, configuration, time).
-struct EvaluationBasis {
+package struct EvaluationBasis {
     let fullProfile: Profile
     let date: Date
     /// `fullProfile.asKnown(at: date)`.
-    let profile: Profile
+    package let profile: Profile
     let ignored: [IgnoredRecord]
     /// `Supersession.all(in: profile)`.
-    let supersessions: [Supersession.Key: Supersession]
+    package let supersessions: [Supersession.Key: Supersession]
 
-    init(_ fullProfile: Profile, at date: Date) {
+    package init(_ fullProfile: Profile, at date: Date) {
         self.fullProfile = fullProfile
         self.date = date
         (profile, ignored) = fullProfile.asKnown(at: date)
@@ -32,7 +34,7 @@ struct EvaluationBasis {
 extension Supersession {
     /// `supersessions[key(of: transaction)]`, without hashing when there are none (the usual case).
     @inline(__always)
-    static func lookup(_ transaction: Transaction, in supersessions: [Key: Supersession]) -> Supersession? {
+    package static func lookup(_ transaction: Transaction, in supersessions: [Key: Supersession]) -> Supersession? {
         supersessions.isEmpty ? nil : supersessions[key(of: transaction)]
     }
 }

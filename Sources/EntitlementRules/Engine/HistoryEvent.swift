@@ -1,8 +1,9 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// One line of a profile's audit trail: a purchase, a grant, or a revocation.
-public struct HistoryEvent: Equatable, Sendable {
-    public enum Kind: String, Sendable {
+package struct HistoryEvent: Equatable, Sendable {
+    package enum Kind: String, Sendable {
         /// A store purchase or renewal (the transaction's `type` says which).
         case purchase
         /// A manual grant, with actor and reason.
@@ -13,22 +14,14 @@ public struct HistoryEvent: Equatable, Sendable {
         case restore
     }
 
-    public var at: Date
-    public var kind: Kind
-    public var transaction: Transaction
-    public var actor: String?
-    public var reason: String?
-    /// Team store: the commit that recorded this event (nil in a plain store).
-    var recorded: GitAudit.Commit? = nil
-
-    /// Team store: whether the recorded actor is the commit's author (nil when either is unknown).
-    var actorMatchesAuthor: Bool? {
-        guard let recorded, let actor else { return nil }
-        return recorded.author.matches(actor: actor)
-    }
+    package var at: Date
+    package var kind: Kind
+    package var transaction: Transaction
+    package var actor: String?
+    package var reason: String?
 
     /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.
-    public static func events(of profile: Profile) -> [HistoryEvent] {
+    package static func events(of profile: Profile) -> [HistoryEvent] {
         var events: [(HistoryEvent, Int)] = []
         for (index, transaction) in profile.transactions.enumerated() {
             if transaction.isManualGrant {

@@ -1,8 +1,10 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// A record the engine left out because it was made after the evaluation time.
-public struct IgnoredRecord: Equatable, Sendable {
-    public enum Kind: String, Sendable {
+package struct IgnoredRecord: Equatable, Sendable {
+    package enum Kind: String, Sendable {
         case purchase, grant, revocation
         /// `unsubscribed_at`: auto-renew was still on before it.
         case unsubscription
@@ -10,13 +12,13 @@ public struct IgnoredRecord: Equatable, Sendable {
         case billingIssue = "billing_issue"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The transaction, or for renewal facts the subscription's `original_transaction_id`.
-    public var subject: String
-    public var recordedAt: Date
+    package var subject: String
+    package var recordedAt: Date
 
     /// `--explain` wording.
-    public var description: String {
+    package var description: String {
         "\(kind == .billingIssue ? "billing issue" : kind.rawValue) \(subject) recorded \(ISODate.format(recordedAt)), after the evaluation time"
     }
 }
@@ -24,7 +26,7 @@ public struct IgnoredRecord: Equatable, Sendable {
 extension Transaction {
     /// When the tool could first know of this transaction: `granted_at` for a manual
     /// grant (else `purchased_at`), `purchased_at` for everything else.
-    public var recordedAt: Date { isManualGrant ? (grantedAt ?? purchasedAt) : purchasedAt }
+    package var recordedAt: Date { isManualGrant ? (grantedAt ?? purchasedAt) : purchasedAt }
 }
 
 extension Profile {
@@ -36,7 +38,7 @@ extension Profile {
     /// before `unsubscribed_at`; no billing issue, retry or grace period before
     /// `billing_issue_detected_at`). Facts without a date are a snapshot and are kept.
     /// `created_at` after `date` is left out. Returns the profile and what was left out.
-    public func asKnown(at date: Date) -> (profile: Profile, ignored: [IgnoredRecord]) {
+    package func asKnown(at date: Date) -> (profile: Profile, ignored: [IgnoredRecord]) {
         let needsWork = (createdAt.map { $0 > date } ?? false)
             || transactions.contains { $0.recordedAt > date || ($0.revokedAt.map { $0 > date } ?? false) }
             || renewalInfo.values.contains { ($0.unsubscribedAt.map { $0 > date } ?? false) || ($0.billingIssueDetectedAt.map { $0 > date } ?? false) }

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 extension StatusEngine {
     /// Fills the access level from the decisive transaction and its renewal info.
@@ -63,7 +65,7 @@ extension StatusEngine {
         return end
     }
 
-    static func periodType(of transaction: Transaction) -> PeriodType {
+    package static func periodType(of transaction: Transaction) -> PeriodType {
         switch transaction.type {
         case .trialStarted: return .trial
         case .introStarted, .introRenewed: return .intro

@@ -1,20 +1,21 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// The status rules: a pure function of (profile, product configuration, time).
 ///
 /// It reads no clock and no files. docs/status-rules.md describes every rule here.
-public struct StatusEngine: Sendable {
-    public var configuration: ProductConfiguration
-    public var environment: EnvironmentFilter
+package struct StatusEngine: Sendable {
+    package var configuration: ProductConfiguration
+    package var environment: EnvironmentFilter
 
-    public init(configuration: ProductConfiguration, environment: EnvironmentFilter = .any) {
+    package init(configuration: ProductConfiguration, environment: EnvironmentFilter = .any) {
         self.configuration = configuration
         self.environment = environment
     }
 
     /// Entitlements to show for `profile`: the configured ones, then any that only
     /// manual grants name (for example after the configuration dropped one).
-    public func entitlementIDs(for profile: Profile) -> [String] {
+    package func entitlementIDs(for profile: Profile) -> [String] {
         var ids = configuration.entitlementIDs
         var seen = Set(ids)
         for transaction in profile.transactions where transaction.isManualGrant {
@@ -24,12 +25,12 @@ public struct StatusEngine: Sendable {
     }
 
     /// Every entitlement's access level at `date`.
-    public func accessLevels(for profile: Profile, at date: Date) -> [AccessLevel] {
+    package func accessLevels(for profile: Profile, at date: Date) -> [AccessLevel] {
         entitlementIDs(for: profile).map { evaluate($0, for: profile, at: date).accessLevel }
     }
 
     /// True when `transaction` counts towards `entitlementID`.
-    public func transaction(_ transaction: Transaction, unlocks entitlementID: String) -> Bool {
+    package func transaction(_ transaction: Transaction, unlocks entitlementID: String) -> Bool {
         if transaction.isManualGrant { return transaction.entitlement == entitlementID }
         guard let productID = transaction.productID else { return false }
         return configuration.product(productID, unlocks: entitlementID)
@@ -39,12 +40,12 @@ public struct StatusEngine: Sendable {
     ///
     /// Only what was recorded by `date` counts (`Profile.asKnown(at:)`): the answer at T is
     /// the one the tool would have given at T.
-    public func evaluate(_ entitlementID: String, for fullProfile: Profile, at date: Date) -> Evaluation {
+    package func evaluate(_ entitlementID: String, for fullProfile: Profile, at date: Date) -> Evaluation {
         evaluate(entitlementID, in: EvaluationBasis(fullProfile, at: date))
     }
 
     /// `evaluate(_:for:at:)` over a basis shared by the evaluations of every entitlement.
-    func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
+    package func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
         let profile = basis.profile, fullProfile = basis.fullProfile, date = basis.date
         // The entitlement's products, looked up once rather than for every transaction.
         let products = configuration.entitlement(entitlementID)?.products ?? []
@@ -92,7 +93,7 @@ public struct StatusEngine: Sendable {
         if date > value { value = date }
     }
 
-    func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date],
+    package func verdict(_ transaction: Transaction, in profile: Profile, at date: Date, chainEnd: [String: Date],
                  supersession: Supersession? = nil) -> TransactionVerdict {
         if transaction.type.is(.consumablePurchase) { return .consumable }
         guard environment.includes(transaction.environment) else { return .excludedEnvironment(transaction.environment) }
@@ -181,7 +182,7 @@ public struct StatusEngine: Sendable {
     }
 
     /// Orders ended transactions by when their access would end (nil is never), then start, then id.
-    static func recencyOrder(_ a: Transaction, _ b: Transaction) -> Bool {
+    package static func recencyOrder(_ a: Transaction, _ b: Transaction) -> Bool {
         recencyOrder(a, ending: a.expiresAt, b, ending: b.expiresAt)
     }
 

@@ -1,25 +1,27 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 /// Within one subscription (one `original_transaction_id`), a transaction gives access
 /// only until the next transaction of that chain starts: an upgrade, a crossgrade or a
 /// plan change replaces the period it interrupts. Renewals start when the previous
 /// period ends, so they replace nothing.
-public struct Supersession: Equatable, Sendable {
+package struct Supersession: Equatable, Sendable {
     /// The transaction that took over, or nil when the vendor said the transaction was
     /// upgraded (`is_upgraded`) but the replacing one is not in the profile.
-    public var by: String?
+    package var by: String?
     /// When the replaced transaction stopped giving access; nil when unknown (see `by`).
-    public var at: Date?
+    package var at: Date?
 
     /// A transaction, by store and id (transaction ids are unique per store).
-    struct Key: Hashable {
+    package struct Key: Hashable {
         var store: String
         var transactionID: String
     }
 
     /// The supersession of each transaction of `profile` that was replaced, keyed by
     /// `Supersession.key(of:)`.
-    static func all(in profile: Profile) -> [Key: Supersession] {
+    package static func all(in profile: Profile) -> [Key: Supersession] {
         // Chains hold indices into the profile: no transaction is copied.
         var chains: [String: [Int]] = [:]
         for (index, transaction) in profile.transactions.enumerated() where !transaction.type.is(.consumablePurchase) && !transaction.isManualGrant {
@@ -53,7 +55,7 @@ public struct Supersession: Equatable, Sendable {
     static func key(of transaction: Transaction) -> Key { Key(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
 
     /// When access from `transaction` ends: the earlier of its expiry and its supersession.
-    static func end(of transaction: Transaction, _ supersession: Supersession?) -> Date? {
+    package static func end(of transaction: Transaction, _ supersession: Supersession?) -> Date? {
         guard let supersession else { return transaction.expiresAt }
         guard let at = supersession.at else { return transaction.effectiveStart }
         return min(at, transaction.expiresAt ?? at)

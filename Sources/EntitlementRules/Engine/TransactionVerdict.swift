@@ -1,7 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// What one transaction means for one entitlement at one instant, and why.
-public enum TransactionVerdict: Equatable, Sendable {
+package enum TransactionVerdict: Equatable, Sendable {
     /// Gives access; `until` is nil for lifetime.
     case givesAccess(until: Date?)
     /// Expired, but inside the subscription's billing grace period.
@@ -16,7 +18,7 @@ public enum TransactionVerdict: Equatable, Sendable {
     case excludedEnvironment(Environment)
 
     /// True for the verdicts that give access.
-    public var givesAccess: Bool {
+    package var givesAccess: Bool {
         switch self {
         case .givesAccess, .inGracePeriod: return true
         default: return false
@@ -24,7 +26,7 @@ public enum TransactionVerdict: Equatable, Sendable {
     }
 
     /// The rule that decided, in words, for `status --explain`.
-    public var rule: String {
+    package var rule: String {
         switch self {
         case .givesAccess(nil): return "gives access, never expires"
         case .givesAccess(let until?): return "gives access until \(ISODate.format(until))"
@@ -42,19 +44,26 @@ public enum TransactionVerdict: Equatable, Sendable {
 }
 
 /// One transaction considered for an entitlement, for `--explain`.
-public struct Consideration: Equatable, Sendable {
-    public var transaction: Transaction
-    public var verdict: TransactionVerdict
+package struct Consideration: Equatable, Sendable {
+    package var transaction: Transaction
+    package var verdict: TransactionVerdict
     /// True for the transaction that decided the access level.
-    public var isDecisive: Bool
+    package var isDecisive: Bool
 }
 
 /// The access level of one entitlement, with the reasoning behind it.
-public struct Evaluation: Equatable, Sendable {
-    public var accessLevel: AccessLevel
-    public var considerations: [Consideration]
+package struct Evaluation: Equatable, Sendable {
+    package var accessLevel: AccessLevel
+    package var considerations: [Consideration]
     /// The rule that picked the decisive transaction, in words.
-    public var decision: String
+    package var decision: String
     /// Records of this entitlement left out because they were made after the evaluation time.
-    public var ignored: [IgnoredRecord] = []
+    package var ignored: [IgnoredRecord] = []
+
+    package init(accessLevel: AccessLevel, considerations: [Consideration], decision: String, ignored: [IgnoredRecord] = []) {
+        self.accessLevel = accessLevel
+        self.considerations = considerations
+        self.decision = decision
+        self.ignored = ignored
+    }
 }

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import EntitlementJSON
+import EntitlementModel
 
 extension CheckProfileScanner {
     /// The transaction object at the cursor, with every check of `ProfileDecoder.readTransaction`.

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Glibc
+import EntitlementJSON
+import EntitlementModel
 
 /// Reads a profile file for `check --stdin`: the same strict pass over every byte as
 /// `ProfileDecoder`, with the same checks of every field, but each transaction is kept as
@@ -12,7 +14,7 @@ import Glibc
 /// store name with a space, more than `maximumTransactions` transactions. The caller then
 /// takes the full path, which answers (or reports the error) as it always has.
 /// One scanner is reused from file to file, so its arrays are allocated once.
-struct CheckProfileScanner {
+package struct CheckProfileScanner {
     typealias T = ProfileDecoder.TransactionSlot
     typealias R = ProfileDecoder.RenewalSlot
 
@@ -27,15 +29,15 @@ struct CheckProfileScanner {
     var transactions: [CheckTransaction] = []
     var renewals: [CheckRenewal] = []
     /// The last file's `profile_id` (nil when absent or null) and `customer_user_id`.
-    private(set) var profileID: Range<Int>?
-    private(set) var customerUserID: Range<Int> = 0..<0
+    package private(set) var profileID: Range<Int>?
+    package private(set) var customerUserID: Range<Int> = 0..<0
 
     /// The duplicate-key log its cursors use (`ByteCursor.keyLog`).
     private var keyLog: [Range<Int>] = []
     /// The engine's list of candidates (`OneEntitlementEngine.accessLevel`), kept for the next file.
     var candidates: [OneEntitlementEngine.Candidate] = []
 
-    init() {
+    package init() {
         transactions.reserveCapacity(32)
         renewals.reserveCapacity(8)
         keyLog.reserveCapacity(32)
@@ -43,7 +45,7 @@ struct CheckProfileScanner {
     }
 
     /// Reads `bytes`; throws `Unsupported` when the full path must decide.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) {
+    package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) {
         transactions.removeAll(keepingCapacity: true)
         renewals.removeAll(keepingCapacity: true)
         var cursor = ByteCursor(bytes)

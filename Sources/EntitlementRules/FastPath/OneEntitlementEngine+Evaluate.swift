@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementJSON
 
 extension OneEntitlementEngine {
     /// What one candidate means at the evaluation time (`TransactionVerdict`, without the ids it does not need).
@@ -27,7 +28,7 @@ extension OneEntitlementEngine {
     }
 
     /// The access level of the entitlement in the profile `scanner` read, at `date`.
-    func accessLevel(_ scanner: inout CheckProfileScanner, bytes: UnsafeBufferPointer<UInt8>, at date: Date) -> AccessLevel {
+    package func accessLevel(_ scanner: inout CheckProfileScanner, bytes: UnsafeBufferPointer<UInt8>, at date: Date) -> AccessLevel {
         scanner.makeKnown(at: date, bytes)
         let known = scanner.transactions
         // The scanner's array, kept from file to file.

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
 
 extension OneEntitlementEngine {
     /// `StatusEngine.accessLevel`: the access level from the decisive candidate and its renewal info.

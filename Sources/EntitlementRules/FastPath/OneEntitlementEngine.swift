@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// `StatusEngine.evaluate(_:for:at:).accessLevel` for one entitlement, over the
 /// `CheckTransaction`s of `CheckProfileScanner`: the same rules, in the same order, with
@@ -7,7 +8,7 @@ import FoundationEssentials
 ///
 /// The tie rules follow `StatusEngine` exactly: `max(by:)` and `min(by:)` keep the first
 /// of equal elements, and so does every loop here.
-struct OneEntitlementEngine: Sendable {
+package struct OneEntitlementEngine: Sendable {
     let entitlement: String
     /// The products that unlock `entitlement`, as bytes.
     let products: [[UInt8]]
@@ -15,7 +16,7 @@ struct OneEntitlementEngine: Sendable {
     let environment: EnvironmentFilter
 
     /// Nil when the bytes rules cannot stand in for `String` equality (an id outside ASCII).
-    init?(_ entitlement: String, configuration: ProductConfiguration, environment: EnvironmentFilter) {
+    package init?(_ entitlement: String, configuration: ProductConfiguration, environment: EnvironmentFilter) {
         let products = configuration.entitlement(entitlement)?.products ?? []
         guard entitlement.utf8.allSatisfy({ $0 < 0x80 }), products.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
         self.entitlement = entitlement

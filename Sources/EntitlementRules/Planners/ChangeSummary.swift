@@ -1,7 +1,9 @@
+import EntitlementBasics
+
 /// The one-line description of a mutation: a team store's commit message.
-enum ChangeSummary {
+package enum ChangeSummary {
     /// `grant premium to alice@example.com for 1m: Outage INC-42`.
-    static func grant(_ request: GrantRequest) -> String {
+    package static func grant(_ request: GrantRequest) -> String {
         var text = "grant \(request.entitlement) to \(request.userID)"
         switch request.term {
         case .duration(let duration): text += " for \(describe(duration))"
@@ -13,7 +15,7 @@ enum ChangeSummary {
     }
 
     /// `revoke premium from alice@example.com (including store purchases): Refunded`.
-    static func revoke(_ request: RevokeRequest, userID: String) -> String {
+    package static func revoke(_ request: RevokeRequest, userID: String) -> String {
         var text = "revoke \(request.entitlement) from \(userID)"
         if let transactionID = request.transactionID { text += " (transaction \(transactionID))" }
         if request.includeStore { text += " (including store purchases)" }
@@ -21,21 +23,21 @@ enum ChangeSummary {
     }
 
     /// `grant premium to 1200 customers for 7d: Outage INC-42` (`grant --stdin`).
-    static func bulkGrant(_ request: GrantRequest, customers: Int) -> String {
+    package static func bulkGrant(_ request: GrantRequest, customers: Int) -> String {
         var single = request
         single.userID = "\(customers) customer\(customers == 1 ? "" : "s")"
         return grant(single)
     }
 
     /// `restore premium of alice@example.com: Revoked the wrong grant`.
-    static func restore(_ request: RestoreRequest, userID: String) -> String {
+    package static func restore(_ request: RestoreRequest, userID: String) -> String {
         var text = "restore \(request.entitlement) of \(userID)"
         if let transactionID = request.transactionID { text += " (transaction \(transactionID))" }
         return withReason(text, request.reason)
     }
 
     /// `import 2 documents: a.json, b.json`.
-    static func `import`(_ names: [String]) -> String {
+    package static func `import`(_ names: [String]) -> String {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
         return "import \(names.count) document\(names.count == 1 ? "" : "s"): \(shown)"
     }

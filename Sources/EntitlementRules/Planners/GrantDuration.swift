@@ -1,20 +1,22 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// How long a manual grant lasts: calendar months plus exact seconds, or lifetime.
 ///
 /// Months and years are calendar months and years in UTC (Jan 31 + 1 month is the
 /// last day of February); days, weeks and hours are exact (86,400 s, 7 days, 3,600 s).
-public struct GrantDuration: Equatable, Sendable {
-    public var months: Int
-    public var seconds: Int
+package struct GrantDuration: Equatable, Sendable {
+    package var months: Int
+    package var seconds: Int
 
-    public init(months: Int = 0, seconds: Int = 0) {
+    package init(months: Int = 0, seconds: Int = 0) {
         self.months = months
         self.seconds = seconds
     }
 
     /// RevenueCat's promotional durations, by name.
-    public static let named: [(String, GrantDuration?)] = [
+    package static let named: [(String, GrantDuration?)] = [
         ("daily", GrantDuration(seconds: 86_400)), ("three_day", GrantDuration(seconds: 3 * 86_400)),
         ("weekly", GrantDuration(seconds: 7 * 86_400)), ("two_week", GrantDuration(seconds: 14 * 86_400)),
         ("monthly", GrantDuration(months: 1)), ("two_month", GrantDuration(months: 2)),
@@ -24,7 +26,7 @@ public struct GrantDuration: Equatable, Sendable {
 
     /// Parses `7d`, `2w`, `1m`, `1y`, `12h`, ISO 8601 (`P7D`, `P1M`, `PT12H`, `P1Y2M3DT4H5M6S`)
     /// or a RevenueCat name. Returns `.some(nil)` for lifetime, nil when unreadable.
-    public static func parse(_ text: String) -> GrantDuration?? {
+    package static func parse(_ text: String) -> GrantDuration?? {
         if let entry = named.first(where: { $0.0 == text }) { return .some(entry.1) }
         if text.first == "P" || text.first == "p" { return parseISO(text.uppercased()).map { .some($0) } }
         guard let unit = text.last, let amount = Int(text.dropLast()), amount > 0, amount <= maximumAmount else { return nil }
@@ -84,10 +86,10 @@ public struct GrantDuration: Equatable, Sendable {
     /// larger ones would overflow, and the grant's end must fit in four-digit years.
     static let maximumAmount = 1_000_000
 
-    public var isPositive: Bool { months > 0 || seconds > 0 }
+    package var isPositive: Bool { months > 0 || seconds > 0 }
 
     /// `date` plus this duration: months on the UTC calendar, then the seconds.
-    public func added(to date: Date) -> Date {
+    package func added(to date: Date) -> Date {
         CivilDate.adding(months: months, to: date).addingTimeInterval(Double(seconds))
     }
 }

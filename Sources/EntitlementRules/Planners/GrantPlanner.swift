@@ -1,12 +1,14 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
 
 /// Applies a grant to a profile: a pure function of (profile, request, now, new ids).
 ///
 /// Overlap policy (docs/grants.md): a --duration grant on an entitlement that already
 /// has an active or scheduled manual grant starts where the latest one ends; --until
 /// sets an absolute end; --lifetime never expires. Store purchases are never touched.
-public enum GrantPlanner {
-    public static func apply(_ request: GrantRequest, to existing: Profile?, now: Date,
+package enum GrantPlanner {
+    package static func apply(_ request: GrantRequest, to existing: Profile?, now: Date,
                              newTransactionID: String, newProfileID: String) throws(GrantError) -> GrantOutcome {
         if existing == nil {
             // A new profile: its id must be one the tool would show without hiding or reordering text.

@@ -1,23 +1,24 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// What `grant` was asked to do, after parsing and before touching the store.
-public struct GrantRequest: Equatable, Sendable {
+package struct GrantRequest: Equatable, Sendable {
     /// How the grant's end is given.
-    public enum Term: Equatable, Sendable {
+    package enum Term: Equatable, Sendable {
         case duration(GrantDuration)
         case until(Date)
         case lifetime
     }
 
-    public var userID: String
-    public var entitlement: String
-    public var term: Term
-    public var startsAt: Date?
-    public var reason: String?
-    public var actor: String
-    public var idempotencyKey: String?
+    package var userID: String
+    package var entitlement: String
+    package var term: Term
+    package var startsAt: Date?
+    package var reason: String?
+    package var actor: String
+    package var idempotencyKey: String?
 
-    public init(userID: String, entitlement: String, term: Term, startsAt: Date? = nil, reason: String? = nil,
+    package init(userID: String, entitlement: String, term: Term, startsAt: Date? = nil, reason: String? = nil,
                 actor: String, idempotencyKey: String? = nil) {
         self.userID = userID
         self.entitlement = entitlement
@@ -30,12 +31,12 @@ public struct GrantRequest: Equatable, Sendable {
 }
 
 /// What a grant did (or, with --dry-run, would do).
-public struct GrantOutcome: Equatable, Sendable {
-    public var profile: Profile
+package struct GrantOutcome: Equatable, Sendable {
+    package var profile: Profile
     /// The new grant, or the existing one an idempotency key matched.
-    public var transaction: Transaction
-    public var changed: Bool
-    public var createdProfile: Bool
+    package var transaction: Transaction
+    package var changed: Bool
+    package var createdProfile: Bool
     /// Set when a --duration grant was chained after an active or scheduled grant.
-    public var extendsTransactionID: String?
+    package var extendsTransactionID: String?
 }

@@ -1,12 +1,20 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// What `restore` was asked to do.
-public struct RestoreRequest: Equatable, Sendable {
-    public var entitlement: String
+package struct RestoreRequest: Equatable, Sendable {
+    package var entitlement: String
     /// Restore this one transaction only.
-    public var transactionID: String?
-    public var reason: String
-    public var actor: String
+    package var transactionID: String?
+    package var reason: String
+    package var actor: String
+
+    package init(entitlement: String, transactionID: String? = nil, reason: String, actor: String) {
+        self.entitlement = entitlement
+        self.transactionID = transactionID
+        self.reason = reason
+        self.actor = actor
+    }
 }
 
 /// Undoes revocations made by `entitlement revoke`; never deletes anything.
@@ -14,9 +22,9 @@ public struct RestoreRequest: Equatable, Sendable {
 /// The revocation moves into the transaction's `restored_revocations` with the restore's
 /// actor, reason and time, and `revoked_at` is cleared. A revocation that came from a
 /// store (a refund in the vendor's data, which has no `revoked_by`) is never restored.
-public enum RestorePlanner {
+package enum RestorePlanner {
     /// Returns the changed profile and the ids of the transactions restored (empty: nothing to do).
-    public static func apply(_ request: RestoreRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(EntitlementError) -> (Profile, [String]) {
+    package static func apply(_ request: RestoreRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(EntitlementError) -> (Profile, [String]) {
         var profile = profile
         let targets: [Int]
         if let id = request.transactionID {

@@ -1,16 +1,17 @@
 import FoundationEssentials
+import EntitlementModel
 
 /// What `revoke` was asked to do.
-public struct RevokeRequest: Equatable, Sendable {
-    public var entitlement: String
+package struct RevokeRequest: Equatable, Sendable {
+    package var entitlement: String
     /// Revoke this one transaction only.
-    public var transactionID: String?
+    package var transactionID: String?
     /// Also revoke store purchases (support handled a refund outside the store).
-    public var includeStore: Bool
-    public var reason: String?
-    public var actor: String
+    package var includeStore: Bool
+    package var reason: String?
+    package var actor: String
 
-    public init(entitlement: String, transactionID: String? = nil, includeStore: Bool = false, reason: String? = nil, actor: String) {
+    package init(entitlement: String, transactionID: String? = nil, includeStore: Bool = false, reason: String? = nil, actor: String) {
         self.entitlement = entitlement
         self.transactionID = transactionID
         self.includeStore = includeStore
@@ -20,12 +21,12 @@ public struct RevokeRequest: Equatable, Sendable {
 }
 
 /// Sets `revoked_at` on the transactions a revoke covers; never deletes anything.
-public enum RevokePlanner {
+package enum RevokePlanner {
     /// The reason recorded when none is given.
-    public static let defaultReason = "revoked by support"
+    package static let defaultReason = "revoked by support"
 
     /// Returns the changed profile and the ids of the transactions it revoked (empty: nothing changed).
-    public static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(RevokeError) -> (Profile, [String]) {
+    package static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(RevokeError) -> (Profile, [String]) {
         var profile = profile
         let targets: [Int]
         if let id = request.transactionID {

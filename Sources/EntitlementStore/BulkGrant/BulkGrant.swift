@@ -1,5 +1,8 @@
 import FoundationEssentials
 import Synchronization
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
 
 /// `grant --stdin`: one grant per customer id, all under one lock.
 ///
@@ -8,18 +11,18 @@ import Synchronization
 /// and a failing id does not stop the others. A batch is committed in the background while
 /// the next one is planned; its results are emitted once its commit is done. With it, every change goes into one commit,
 /// made only if every line is valid and every grant succeeds; otherwise nothing is written.
-struct BulkGrant {
+package struct BulkGrant {
     /// One line's result.
-    struct Result: Sendable {
-        var line: BulkGrantLine
-        var outcome: GrantOutcome?
-        var level: AccessLevel?
-        var error: EntitlementError?
+    package struct Result: Sendable {
+        package var line: BulkGrantLine
+        package var outcome: GrantOutcome?
+        package var level: AccessLevel?
+        package var error: EntitlementError?
     }
 
     /// Totals for the summary.
-    struct Totals: Equatable, Sendable {
-        var granted = 0, createdProfiles = 0, unchanged = 0, duplicates = 0, failed = 0
+    package struct Totals: Equatable, Sendable {
+        package var granted = 0, createdProfiles = 0, unchanged = 0, duplicates = 0, failed = 0
         var written = false
     }
 
@@ -40,8 +43,24 @@ struct BulkGrant {
     /// A team store's commit message and author: one commit for the whole run.
     var change: ChangeDescription? = nil
 
+    package init(store: EntitlementStore, engine: StatusEngine, template: GrantRequest, now: Date, newID: @escaping @Sendable () -> String,
+                 dryRun: Bool = false, allOrNothing: Bool = false, batchSize: Int = 1000, commitLines: Int = 10_000,
+                 commitBytes: Int = 32 << 20, change: ChangeDescription? = nil) {
+        self.dryRun = dryRun
+        self.allOrNothing = allOrNothing
+        self.batchSize = batchSize
+        self.commitLines = commitLines
+        self.commitBytes = commitBytes
+        self.store = store
+        self.engine = engine
+        self.template = template
+        self.now = now
+        self.newID = newID
+        self.change = change
+    }
+
     /// Runs every line; `emit` gets each result after it is written (or planned), in input order.
-    func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
+    package func run(_ lines: [BulkGrantLine], progress: (Int) -> Void = { _ in },
              emit: (Result) -> Void) throws(EntitlementError) -> Totals {
         var totals = Totals()
         let bad = lines.filter { $0.problem != nil }

@@ -1,20 +1,20 @@
 /// The customer ids of `grant --stdin`, one per line, each with its line number.
-struct BulkGrantLine: Equatable, Sendable {
-    var number: Int
+package struct BulkGrantLine: Equatable, Sendable {
+    package var number: Int
     /// The id, when the line holds a valid one.
-    var userID: String?
+    package var userID: String?
     /// Why the line is not a valid id.
     var problem: String?
     /// The earlier line with the same id: this one is skipped.
-    var duplicateOf: Int?
+    package var duplicateOf: Int?
 
     /// The id as shown in reports, even for a bad line (cut to 64 bytes).
-    var displayID: String
+    package var displayID: String
 }
 
-enum BulkGrantInput {
+package enum BulkGrantInput {
     /// Splits `bytes` into lines; blank lines are skipped, `\r\n` is accepted.
-    static func parse(_ bytes: [UInt8]) -> [BulkGrantLine] {
+    package static func parse(_ bytes: [UInt8]) -> [BulkGrantLine] {
         var lines: [BulkGrantLine] = []
         var firstLine: [String: Int] = [:]
         var number = 0

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementModel
+import EntitlementRules
 
 /// Plans one chunk of `grant --stdin` on every core: the same results, ids and file
 /// changes as granting each line in turn.

@@ -1,5 +1,9 @@
 import FoundationEssentials
 import Glibc
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// The fast path of `check --stdin`: reads a profile file into a reused buffer, scans it
 /// (`CheckProfileScanner`) and evaluates the one entitlement asked about
@@ -9,7 +13,7 @@ import Glibc
 /// `StatusEngine.evaluate`): whenever the file is missing, unreadable, unusual or damaged,
 /// it answers nil and the caller takes the full path, which answers or reports the error
 /// as before. Tests compare both paths over generated profiles.
-struct FastCheck: Sendable {
+package struct FastCheck: Sendable {
     let store: EntitlementStore
     let engine: OneEntitlementEngine
     let date: Date
@@ -20,7 +24,7 @@ struct FastCheck: Sendable {
 
     /// Nil when the fast path cannot stand in for the full one (an entitlement or product id
     /// outside ASCII) or the profiles folder cannot be opened.
-    init?(store: EntitlementStore, configuration: ProductConfiguration, entitlement: String, environment: EnvironmentFilter, date: Date) {
+    package init?(store: EntitlementStore, configuration: ProductConfiguration, entitlement: String, environment: EnvironmentFilter, date: Date) {
         guard let engine = OneEntitlementEngine(entitlement, configuration: configuration, environment: environment),
               let directory = try? ProfileFileReader.openDirectory(store.profilesPath) else { return nil }
         self.store = store
@@ -30,23 +34,23 @@ struct FastCheck: Sendable {
         layout = store.layout
     }
 
-    func close() { ProfileFileReader.closeDirectory(directory) }
+    package func close() { ProfileFileReader.closeDirectory(directory) }
 
     /// What one thread reuses from user to user: the file buffer, the scanner's arrays and
     /// the buffer of the answer's JSON line.
     /// Unchecked: each is used by one thread at a time (one per part of a chunk).
-    final class Scratch: @unchecked Sendable {
+    package final class Scratch: @unchecked Sendable {
         let reader: ProfileFileReader
         var scanner = CheckProfileScanner()
-        let line = ByteSink(capacity: 1024)
+        package let line = ByteSink(capacity: 1024)
 
         init(_ check: FastCheck) { reader = ProfileFileReader(directory: check.directory, directoryPath: check.store.profilesPath) }
     }
 
-    func makeScratch() -> Scratch { Scratch(self) }
+    package func makeScratch() -> Scratch { Scratch(self) }
 
     /// The access level and `profile_id` of `userID`, or nil when the full path must answer.
-    func answer(_ userID: String, scratch: Scratch) -> (level: AccessLevel, profileID: String?)? {
+    package func answer(_ userID: String, scratch: Scratch) -> (level: AccessLevel, profileID: String?)? {
         guard (try? scratch.reader.read(relative: layout.profileFile(for: userID))) == true else { return nil }
         let raw = scratch.reader.bytes
         guard raw.count > 0 else { return nil }

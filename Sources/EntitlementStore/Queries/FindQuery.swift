@@ -1,28 +1,46 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// What `find` looks for: access levels that pass every given filter at one instant.
-struct FindQuery: Equatable, Sendable {
+package struct FindQuery: Equatable, Sendable {
     /// `--attribute KEY=VALUE`: a custom attribute with this value (numbers compare by value).
-    struct Attribute: Equatable, Sendable {
+    package struct Attribute: Equatable, Sendable {
         var key: String
         var value: String
+
+        package init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// Only this entitlement; nil: every entitlement of each profile.
-    var entitlement: String?
+    package var entitlement: String?
     /// Only these states; nil: any state.
-    var states: Set<AccessState>?
+    package var states: Set<AccessState>?
     /// Only access levels decided by a transaction of this store (`app_store`, `manual` …).
     var storeName: String?
     /// Only access levels decided by a transaction of this product.
     var product: String?
     /// Only access that is active and ends within this span after the evaluation time.
-    var expiringWithin: GrantDuration?
-    var attribute: Attribute?
-    var environment: EnvironmentFilter = .any
+    package var expiringWithin: GrantDuration?
+    package var attribute: Attribute?
+    package var environment: EnvironmentFilter = .any
+
+    package init(entitlement: String? = nil, states: Set<AccessState>? = nil, storeName: String? = nil, product: String? = nil, expiringWithin: GrantDuration? = nil, attribute: Attribute? = nil, environment: EnvironmentFilter = .any) {
+        self.entitlement = entitlement
+        self.states = states
+        self.storeName = storeName
+        self.product = product
+        self.expiringWithin = expiringWithin
+        self.attribute = attribute
+        self.environment = environment
+    }
 
     /// The access levels of `profile` that match, in the engine's entitlement order.
-    func matches(_ profile: Profile, engine: StatusEngine, at date: Date) -> [AccessLevel] {
+    package func matches(_ profile: Profile, engine: StatusEngine, at date: Date) -> [AccessLevel] {
         if let attribute, !Self.attribute(profile.customAttributes[attribute.key], equals: attribute.value) { return [] }
         let ids = entitlement.map { [$0] } ?? engine.entitlementIDs(for: profile)
         var found: [AccessLevel] = []

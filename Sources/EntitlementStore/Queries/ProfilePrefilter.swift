@@ -1,5 +1,9 @@
 import FoundationEssentials
 import Glibc
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// A cheap test on a profile file's bytes that rules out profiles a query cannot match,
 /// so `find` decodes only the few that might.
@@ -16,7 +20,7 @@ import Glibc
 ///
 /// A file the filter rules out is still checked to be one well-formed JSON object
 /// (`JSONValidator`), so a damaged profile is reported whatever the query.
-struct ProfilePrefilter: Sendable {
+package struct ProfilePrefilter: Sendable {
     /// Bytes to find, and optionally what the value after them (a key's `:`) must start with.
     struct Needle: Sendable, Equatable {
         var bytes: [UInt8]
@@ -36,7 +40,7 @@ struct ProfilePrefilter: Sendable {
     let groups: [[Needle]]
 
     /// With `date` (the evaluation time), grace dates are compared with it too.
-    init(_ query: FindQuery, configuration: ProductConfiguration, at date: Date? = nil) {
+    package init(_ query: FindQuery, configuration: ProductConfiguration, at date: Date? = nil) {
         var groups: [[Needle]] = []
         // One second earlier than `date`, cut to the second: a margin for the rounding of
         // `date`'s fraction when it is formatted, and of a stored date's when it is parsed.

@@ -1,4 +1,7 @@
 import Synchronization
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// Reads and decodes every profile of a store on all cores, in streaming batches.
 ///
@@ -7,7 +10,7 @@ import Synchronization
 /// not hold the others up); every chunk folds its profiles into its own accumulator
 /// (`Part`), and the accumulators are handed to `collect` in path order, on the calling
 /// thread. Memory holds at most two batches of paths and one batch of parts.
-struct ProfileSweep<Part: Sendable> {
+package struct ProfileSweep<Part: Sendable> {
     let scan: ProfileScan
     /// Rules out files before decoding; nil decodes every file.
     var prefilter: ProfilePrefilter?
@@ -20,10 +23,19 @@ struct ProfileSweep<Part: Sendable> {
     /// Paths per chunk.
     var chunkSize = 64
     /// Asked before each batch: true ends the sweep early (nobody reads the output any more).
-    var stop: () -> Bool = { false }
+    package var stop: () -> Bool = { false }
+
+    package init(scan: ProfileScan, prefilter: ProfilePrefilter? = nil, makePart: @escaping @Sendable () -> Part, visit: @escaping @Sendable (inout Part, Profile) -> Void, fail: @escaping @Sendable (inout Part, EntitlementError) -> Void, stop: @escaping () -> Bool = { false }) {
+        self.scan = scan
+        self.prefilter = prefilter
+        self.makePart = makePart
+        self.visit = visit
+        self.fail = fail
+        self.stop = stop
+    }
 
     /// Runs the sweep; `progress` gets the number of files done after each batch.
-    func run(progress: (Int) -> Void = { _ in }, collect: (Part) throws(EntitlementError) -> Void) throws(EntitlementError) {
+    package func run(progress: (Int) -> Void = { _ in }, collect: (Part) throws(EntitlementError) -> Void) throws(EntitlementError) {
         try scan.store.requireExists()
         guard scan.store.fileSystem.isDirectory(scan.store.profilesPath) else { return }
         let directoryPath = scan.store.profilesPath

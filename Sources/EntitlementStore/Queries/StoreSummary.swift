@@ -1,16 +1,23 @@
 import FoundationEssentials
+import EntitlementModel
+import EntitlementRules
 
 /// Counts per entitlement over a whole store at one instant: what `summary` shows.
-struct StoreSummary: Equatable, Sendable {
+package struct StoreSummary: Equatable, Sendable {
     /// One entitlement's counts.
-    struct Counts: Equatable, Sendable {
+    package struct Counts: Equatable, Sendable {
         /// Customers per state, `never` excluded (it is derived: profiles minus the rest).
         var states: [AccessState: Int] = [:]
         /// Active access whose end falls within 7 (30) days after the evaluation time.
-        var expiringIn7Days = 0
-        var expiringIn30Days = 0
+        package var expiringIn7Days = 0
+        package var expiringIn30Days = 0
         /// Customers per store (of the deciding transaction) and state.
-        var stores: [String: [AccessState: Int]] = [:]
+        package var stores: [String: [AccessState: Int]] = [:]
+
+        package init(states: [AccessState: Int] = [:], stores: [String: [AccessState: Int]] = [:]) {
+            self.states = states
+            self.stores = stores
+        }
 
         mutating func add(_ level: AccessLevel, at date: Date, week: Date, month: Date) {
             states[level.state, default: 0] += 1
@@ -30,15 +37,20 @@ struct StoreSummary: Equatable, Sendable {
     }
 
     /// Profiles read.
-    var profiles = 0
+    package var profiles = 0
     /// Files that could not be read (reported separately).
-    var unreadable = 0
-    var counts: [String: Counts] = [:]
+    package var unreadable = 0
+    package var counts: [String: Counts] = [:]
     /// Entitlements named only by manual grants, in order of discovery.
     var unconfigured: [String] = []
 
+    package init(counts: [String: Counts] = [:], unconfigured: [String] = []) {
+        self.counts = counts
+        self.unconfigured = unconfigured
+    }
+
     /// Adds one profile's access levels at `date`.
-    mutating func add(_ profile: Profile, engine: StatusEngine, at date: Date) {
+    package mutating func add(_ profile: Profile, engine: StatusEngine, at date: Date) {
         profiles += 1
         let week = date.addingTimeInterval(7 * 86_400), month = date.addingTimeInterval(30 * 86_400)
         for id in engine.entitlementIDs(for: profile) {
@@ -50,7 +62,7 @@ struct StoreSummary: Equatable, Sendable {
         }
     }
 
-    mutating func merge(_ other: StoreSummary) {
+    package mutating func merge(_ other: StoreSummary) {
         profiles += other.profiles
         unreadable += other.unreadable
         for id in other.unconfigured where counts[id] == nil && !unconfigured.contains(id) { unconfigured.append(id) }
@@ -58,17 +70,17 @@ struct StoreSummary: Equatable, Sendable {
     }
 
     /// The entitlements to show: configured ones in file order, then the others.
-    func entitlementIDs(configuration: ProductConfiguration) -> [String] {
+    package func entitlementIDs(configuration: ProductConfiguration) -> [String] {
         configuration.entitlementIDs + unconfigured.filter { configuration.entitlement($0) == nil }
     }
 
     /// Customers of `id` in `state`; `never` is every profile without another state.
-    func count(_ id: String, _ state: AccessState) -> Int {
+    package func count(_ id: String, _ state: AccessState) -> Int {
         let entry = counts[id] ?? Counts()
         if state == .never { return profiles - entry.states.values.reduce(0, +) }
         return entry.states[state] ?? 0
     }
 
     /// Grace period plus billing retry.
-    func billingTrouble(_ id: String) -> Int { count(id, .gracePeriod) + count(id, .billingRetry) }
+    package func billingTrouble(_ id: String) -> Int { count(id, .gracePeriod) + count(id, .billingRetry) }
 }

@@ -1,3 +1,5 @@
+import EntitlementModel
+
 extension EntitlementStore {
     /// Up to `limit` customer user ids whose bytes start with `prefix`, read from profile
     /// file names alone (no profile is opened), sorted by their file names.
@@ -8,7 +10,7 @@ extension EntitlementStore {
     /// name (very long ids) cannot be read back from the name and are not listed. This is
     /// the one place that knows how profile file names map back to ids when listing
     /// (`CompletionCache` answers the same question from its sorted copy of the names).
-    func userIDs(withPrefix prefix: String, limit: Int) throws(EntitlementError) -> [String] {
+    package func userIDs(withPrefix prefix: String, limit: Int) throws(EntitlementError) -> [String] {
         try requireExists()
         guard limit > 0, let escapedPrefix = ProfileFileName.escapedWithoutHashing(prefix) else { return [] }
         let wanted = Array(escapedPrefix.utf8)

@@ -1,10 +1,14 @@
 import Glibc
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// Writing the store: every write runs under the lock, goes through `commit` (all or
 /// nothing), and is checked against the reader's rules first.
 extension EntitlementStore {
     /// Writes `configuration`. Call only while holding the lock (`withWriteLock`).
-    public func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
+    package func saveConfiguration(_ configuration: ProductConfiguration) throws(EntitlementError) {
         try commit([try configurationChange(configuration)])
     }
 
@@ -12,14 +16,14 @@ extension EntitlementStore {
     /// Returns warnings: the index is a cache, so failing to update it does not undo or
     /// fail the saved profile (a lookup by profile id then scans, and the next save repairs it).
     @discardableResult
-    public func saveProfile(_ profile: Profile) throws(EntitlementError) -> [String] {
+    package func saveProfile(_ profile: Profile) throws(EntitlementError) -> [String] {
         try save(configuration: nil, profiles: [profile])
     }
 
     /// Writes a configuration and profiles together: all of them or none. Call only while
     /// holding the lock. Returns warnings, as `saveProfile` does.
     @discardableResult
-    public func save(configuration: ProductConfiguration?, profiles: [Profile]) throws(EntitlementError) -> [String] {
+    package func save(configuration: ProductConfiguration?, profiles: [Profile]) throws(EntitlementError) -> [String] {
         var changes: [FileChange] = []
         if let configuration { changes.append(try configurationChange(configuration)) }
         for profile in profiles { changes.append(try profileChange(profile)) }
@@ -31,7 +35,7 @@ extension EntitlementStore {
     /// discarding what a killed writer left (`recover`).
     /// In a team store, everything `body` writes becomes one commit described by `change`
     /// (nothing written, no commit).
-    public func withWriteLock<T>(_ change: ChangeDescription? = nil, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+    package func withWriteLock<T>(_ change: ChangeDescription? = nil, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
         try requireExists()
         return try lock.withLock { () throws(EntitlementError) -> T in
             try recover()
@@ -44,7 +48,7 @@ extension EntitlementStore {
     }
 
     /// The writer lock, created with the store's file mode.
-    var lock: StoreLock {
+    package var lock: StoreLock {
         StoreLock(path: "\(root)/\(Self.lockFileName)", timeout: lockTimeout, fileSystem: fileSystem, mode: newModes().file)
     }
 
@@ -134,7 +138,7 @@ extension EntitlementStore {
 extension EntitlementStore {
     /// For `init`: the store directory (mode 0700 when new; an existing directory, or a
     /// link to one, is kept as it is) with its missing parents, and `profiles/`.
-    func createDirectories() throws(EntitlementError) {
+    package func createDirectories() throws(EntitlementError) {
         if fileSystem.exists(configPath) { throw .storeExists(path: root) }
         if fileSystem.exists(root), !fileSystem.isDirectory(root) { throw .io(path: root, message: "exists and is not a directory") }
         try makeParents(of: root)
@@ -148,7 +152,7 @@ extension EntitlementStore {
         guard parent != path, parent != ".", parent != "/", !fileSystem.isDirectory(parent) else { return }
         try makeParents(of: parent)
         do {
-            try syscall("mkdir") { fileSystem.mkdir(parent, 0o777) }
+            try systemCall("mkdir") { fileSystem.mkdir(parent, 0o777) }
         } catch where error.code == EEXIST && fileSystem.isDirectory(parent) {
         } catch {
             throw .io(path: parent, message: "cannot create directory: \(error.message)")

@@ -1,38 +1,41 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// A store directory: `config.json`, one file per profile, and the writer lock.
 ///
 /// Reads open exactly the files they need: a lookup by user id reads that
 /// profile's file only, whatever the size of the store.
-public struct EntitlementStore: Sendable {
-    public let root: String
+package struct EntitlementStore: Sendable {
+    package let root: String
     /// How long writers wait for the lock (seconds).
-    public var lockTimeout: Double
+    package var lockTimeout: Double
     /// Writes fsync file and directory. Off only for generating benchmark stores.
-    public var durable = true
+    package var durable = true
     /// The system calls the store makes; tests inject failures here.
-    var fileSystem: FileSystem = .system
+    package var fileSystem: FileSystem = .system
     /// In a team store, records each locked write as one commit; nil for a plain store.
-    var recorder: (any ChangeRecorder)?
+    package var recorder: (any ChangeRecorder)?
     /// The profile layout, once `config.json` has been read.
     let layoutCache = LayoutCache()
 
-    public static let configFileName = "config.json"
-    public static let profilesDirectory = "profiles"
-    public static let profileIDIndexDirectory = "index/profile-id"
-    public static let lockFileName = ".lock"
-    public static let defaultLockTimeout = 10.0
+    package static let configFileName = "config.json"
+    package static let profilesDirectory = "profiles"
+    package static let profileIDIndexDirectory = "index/profile-id"
+    package static let lockFileName = ".lock"
+    package static let defaultLockTimeout = 10.0
 
-    public init(root: String, lockTimeout: Double = EntitlementStore.defaultLockTimeout) {
+    package init(root: String, lockTimeout: Double = EntitlementStore.defaultLockTimeout) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.lockTimeout = lockTimeout
     }
 
-    public var configPath: String { "\(root)/\(Self.configFileName)" }
-    var profilesPath: String { "\(root)/\(Self.profilesDirectory)" }
+    package var configPath: String { "\(root)/\(Self.configFileName)" }
+    package var profilesPath: String { "\(root)/\(Self.profilesDirectory)" }
 
     /// The file that holds (or would hold) the profile of `userID`.
-    public func profilePath(for userID: String) -> String {
+    package func profilePath(for userID: String) -> String {
         "\(root)/\(relativeProfilePath(for: userID))"
     }
 
@@ -51,7 +54,7 @@ public struct EntitlementStore: Sendable {
 
     /// The layout `config.json` names; flat when there is no readable configuration
     /// (a command that needs the configuration reports that itself).
-    public var layout: ProfileLayout {
+    package var layout: ProfileLayout {
         if let layout = layoutCache.layout { return layout }
         let layout = (try? loadConfiguration().profileLayout) ?? .flat
         layoutCache.remember(layout)
@@ -59,13 +62,13 @@ public struct EntitlementStore: Sendable {
     }
 
     /// Throws `storeMissing` unless `root` holds a store.
-    public func requireExists() throws(EntitlementError) {
+    package func requireExists() throws(EntitlementError) {
         guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
     }
 
     // MARK: Configuration
 
-    public func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
+    package func loadConfiguration() throws(EntitlementError) -> ProductConfiguration {
         guard let bytes = try fileSystem.readFile(configPath) else { throw .storeMissing(path: root) }
         let document = try Self.parse(bytes, path: configPath)
         let configuration: ProductConfiguration
@@ -81,7 +84,7 @@ public struct EntitlementStore: Sendable {
     // MARK: Profiles
 
     /// The profile of `userID`, or nil when the store has none.
-    public func loadProfile(userID: String) throws(EntitlementError) -> Profile? {
+    package func loadProfile(userID: String) throws(EntitlementError) -> Profile? {
         let path = profilePath(for: userID)
         guard let bytes = try fileSystem.readFile(path) else {
             try requireExists()
@@ -96,7 +99,7 @@ public struct EntitlementStore: Sendable {
     }
 
     /// The profile whose `profile_id` is `profileID`: through the index, else by a scan.
-    public func loadProfile(profileID: String) throws(EntitlementError) -> Profile? {
+    package func loadProfile(profileID: String) throws(EntitlementError) -> Profile? {
         try requireExists()
         if let bytes = try fileSystem.readFile(profileIDIndexPath(for: profileID)),
            let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty,
@@ -132,7 +135,7 @@ public struct EntitlementStore: Sendable {
 
     // MARK: Decoding
 
-    static func parse(_ bytes: [UInt8], path: String) throws(EntitlementError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], path: String) throws(EntitlementError) -> JSONValue {
         do {
             return try JSONParser.parse(bytes)
         } catch {
@@ -142,7 +145,7 @@ public struct EntitlementStore: Sendable {
 
     /// The profile in a file's bytes: straight from the bytes (`ProfileDecoder`) when it can,
     /// else through the tree, which reports what is wrong with the file.
-    static func decodeProfile(_ bytes: [UInt8], path: String) throws(EntitlementError) -> Profile {
+    package static func decodeProfile(_ bytes: [UInt8], path: String) throws(EntitlementError) -> Profile {
         if let profile = ProfileDecoder.decode(bytes) { return profile }
         return try decodeProfileTree(bytes, path: path)
     }
@@ -157,7 +160,7 @@ public struct EntitlementStore: Sendable {
         }
     }
 
-    static func fieldError(_ error: FieldError, path: String) -> EntitlementError {
+    package static func fieldError(_ error: FieldError, path: String) -> EntitlementError {
         if let version = error.newerSchemaVersion { return .newerSchema(path: path, version: version) }
         return .invalidFile(path: path, detail: error.description)
     }

@@ -1,8 +1,10 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 extension FileSystem {
     /// Which files a read accepts.
-    enum ReadPolicy {
+    package enum ReadPolicy {
         /// A store file: a regular file, never through a symbolic link, opened without
         /// blocking, so a FIFO in its place is refused instead of hanging the tool.
         case storeFile
@@ -12,11 +14,11 @@ extension FileSystem {
     }
 
     /// The file's bytes, or nil when it does not exist.
-    func readFile(_ path: String, policy: ReadPolicy = .storeFile) throws(EntitlementError) -> [UInt8]? {
+    package func readFile(_ path: String, policy: ReadPolicy = .storeFile) throws(EntitlementError) -> [UInt8]? {
         let flags = policy == .storeFile ? O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK : O_RDONLY | O_CLOEXEC
         let fd: Int32
         do {
-            fd = try syscall("open") { open(path, flags, 0) }
+            fd = try systemCall("open") { open(path, flags, 0) }
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return nil }
             if error.code == ELOOP, policy == .storeFile { throw StorePolicy.symlinkRefused(path) }
@@ -25,7 +27,7 @@ extension FileSystem {
         defer { closeQuietly(fd) }
         var status = stat()
         do {
-            try syscall("fstat") { fstat(fd, &status) }
+            try systemCall("fstat") { fstat(fd, &status) }
         } catch {
             throw .io(path: path, message: "cannot stat: \(error.message)")
         }
@@ -60,7 +62,7 @@ extension FileSystem {
                 while count < buffer.count {
                     let room = buffer.count - count, base = buffer.baseAddress! + count
                     do throws(SystemError) {
-                        let got = try syscall("read") { read(fd, base, room) }
+                        let got = try systemCall("read") { read(fd, base, room) }
                         if got == 0 { atEnd = true; return }
                         count += got
                         if stopAtHint, count == sizeHint { atEnd = true; return }

@@ -1,11 +1,13 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 extension FileSystem {
     /// Writes `bytes` to a new file in `stagingDirectory`, ready to be renamed over
     /// `target`: written in full, given the mode and owner of the file it replaces
     /// (or `newFileMode`), fsynced when `durable`. Returns the staged file's path.
     /// Errors name `target`, the file the user knows, not the staging file.
-    func stage(_ bytes: [UInt8], replacing target: String, in stagingDirectory: String,
+    package func stage(_ bytes: [UInt8], replacing target: String, in stagingDirectory: String,
                newFileMode: mode_t, durable: Bool) throws(EntitlementError) -> String {
         var mode = newFileMode
         var owner: (uid_t, gid_t)?
@@ -22,23 +24,23 @@ extension FileSystem {
         let staged = "\(stagingDirectory)/\(PathName.base(of: target)).\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd: Int32
         do {
-            fd = try syscall("open") { open(staged, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            fd = try systemCall("open") { open(staged, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         } catch {
             throw .io(path: target, message: "cannot create its replacement in \(PathName.base(of: stagingDirectory))/: \(error.message)")
         }
         do throws(SystemError) {
             try writeAll(bytes, to: fd)
-            try syscall("fchmod") { fchmod(fd, mode) }
+            try systemCall("fchmod") { fchmod(fd, mode) }
             if let owner, owner != (geteuid(), getegid()) {
                 // Keeping the owner needs privilege; without it the file keeps its mode and group where allowed.
-                do { try syscall("fchown") { fchown(fd, owner.0, owner.1) } } catch where error.code == EPERM {}
+                do { try systemCall("fchown") { fchown(fd, owner.0, owner.1) } } catch where error.code == EPERM {}
             }
-            if durable { try syscall("fsync") { fsync(fd) } }
+            if durable { try systemCall("fsync") { fsync(fd) } }
             let descriptor = fd
-            try syscall("close") { close(descriptor) }
+            try systemCall("close") { close(descriptor) }
         } catch {
             if error.call != "close" { closeQuietly(fd) }
-            _ = try? syscall("unlink") { unlink(staged) }
+            _ = try? systemCall("unlink") { unlink(staged) }
             throw .io(path: target, message: "cannot write: \(error.message) (\(error.call)); the file is unchanged")
         }
         return staged
@@ -46,28 +48,28 @@ extension FileSystem {
 
     /// Renames a staged file over `target`, then fsyncs `target`'s directory so the
     /// rename survives a crash.
-    func install(_ staged: String, as target: String, durable: Bool) throws(EntitlementError) {
+    package func install(_ staged: String, as target: String, durable: Bool) throws(EntitlementError) {
         do {
-            try syscall("rename") { rename(staged, target) }
+            try systemCall("rename") { rename(staged, target) }
         } catch {
-            _ = try? syscall("unlink") { unlink(staged) }
+            _ = try? systemCall("unlink") { unlink(staged) }
             throw .io(path: target, message: "cannot rename into place: \(error.message); the file is unchanged")
         }
         if durable { try syncDirectory(PathName.directory(of: target)) }
     }
 
     /// Replaces `target` atomically: readers see the old file or the new one, never a mix.
-    func replace(_ target: String, with bytes: [UInt8], stagingDirectory: String, newFileMode: mode_t, durable: Bool) throws(EntitlementError) {
+    package func replace(_ target: String, with bytes: [UInt8], stagingDirectory: String, newFileMode: mode_t, durable: Bool) throws(EntitlementError) {
         let staged = try stage(bytes, replacing: target, in: stagingDirectory, newFileMode: newFileMode, durable: durable)
         try install(staged, as: target, durable: durable)
     }
 
     /// fsync of a directory, so a rename or a new entry in it survives a crash.
-    func syncDirectory(_ path: String) throws(EntitlementError) {
+    package func syncDirectory(_ path: String) throws(EntitlementError) {
         do {
-            let fd = try syscall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
+            let fd = try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
             defer { closeQuietly(fd) }
-            try syscall("fsync") { fsync(fd) }
+            try systemCall("fsync") { fsync(fd) }
         } catch {
             throw .io(path: path, message: "cannot fsync directory: \(error.message)")
         }
@@ -77,7 +79,7 @@ extension FileSystem {
     /// symbolic link is refused unless `followLink` (the store root may be a link).
     /// Returns true when this call created it (its parent then needs an fsync to keep it).
     @discardableResult
-    func makeDirectory(_ path: String, mode: mode_t, followLink: Bool = false) throws(EntitlementError) -> Bool {
+    package func makeDirectory(_ path: String, mode: mode_t, followLink: Bool = false) throws(EntitlementError) -> Bool {
         if let existing = try status(path) {
             let kind = existing.st_mode & S_IFMT
             if kind == S_IFDIR || followLink && kind == S_IFLNK && isDirectory(path) { return false }
@@ -85,13 +87,13 @@ extension FileSystem {
             throw StorePolicy.notDirectory(path, kind: kind)
         }
         do {
-            try syscall("mkdir") { mkdir(path, mode) }
+            try systemCall("mkdir") { mkdir(path, mode) }
         } catch {
             if error.code == EEXIST, isDirectory(path) { return false }
             throw .io(path: path, message: "cannot create directory: \(error.message)")
         }
         do {
-            try syscall("chmod") { chmod(path, mode) }
+            try systemCall("chmod") { chmod(path, mode) }
         } catch {
             throw .io(path: path, message: "cannot create directory: \(error.message)")
         }
@@ -104,7 +106,7 @@ extension FileSystem {
             Result { () throws(SystemError) in
                 var written = 0
                 while written < buffer.count {
-                    let count = try syscall("write") { write(fd, buffer.baseAddress! + written, buffer.count - written) }
+                    let count = try systemCall("write") { write(fd, buffer.baseAddress! + written, buffer.count - written) }
                     // A write that makes no progress would loop forever: treat it as a full disk.
                     guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
                     written += count

@@ -1,29 +1,31 @@
 import Glibc
+import EntitlementModel
+import EntitlementBasics
 
 /// The store's seam to the operating system: one closure per system call it makes.
 ///
 /// `FileSystem.system` calls the kernel. Tests build a `FileSystem` whose closures
 /// fail (set `errno`, return -1) or return short counts at any chosen step, to prove
 /// that no write loses or half-applies anything. Closures return what the C call
-/// returns; `syscall(_:_:)` retries EINTR and reads `errno`.
-struct FileSystem: Sendable {
-    var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+/// returns; `systemCall(_:_:)` retries EINTR and reads `errno`.
+package struct FileSystem: Sendable {
+    package var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
     var close: @Sendable (_ fd: Int32) -> Int32
     var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
-    var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
-    var fsync: @Sendable (_ fd: Int32) -> Int32
+    package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    package var fsync: @Sendable (_ fd: Int32) -> Int32
     var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
     var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
     var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
     var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
-    var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    package var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     var rename: @Sendable (_ from: String, _ to: String) -> Int32
-    var unlink: @Sendable (_ path: String) -> Int32
+    package var unlink: @Sendable (_ path: String) -> Int32
     var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
 
     /// The real kernel.
-    static let system = FileSystem(
+    package static let system = FileSystem(
         open: { Glibc.open($0, $1, $2) },
         close: { Glibc.close($0) },
         read: { Glibc.read($0, $1, $2) },
@@ -43,7 +45,7 @@ struct FileSystem: Sendable {
     func status(_ path: String) throws(EntitlementError) -> stat? {
         var status = stat()
         do {
-            try syscall("lstat") { lstat(path, &status) }
+            try systemCall("lstat") { lstat(path, &status) }
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR { return nil }
             throw .io(path: path, message: "cannot stat: \(error.message)")
@@ -51,19 +53,19 @@ struct FileSystem: Sendable {
         return status
     }
 
-    func exists(_ path: String) -> Bool { (try? status(path)).flatMap { $0 } != nil }
+    package func exists(_ path: String) -> Bool { (try? status(path)).flatMap { $0 } != nil }
 
     /// True for a directory, following a symbolic link (used for the store root only).
-    func isDirectory(_ path: String) -> Bool {
+    package func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return statFollowingLinks(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Names in a directory, without `.` and `..`.
-    func list(_ path: String) throws(EntitlementError) -> [String] {
+    package func list(_ path: String) throws(EntitlementError) -> [String] {
         let directory: OpaquePointer
         do {
-            directory = try syscallPointer("opendir") { opendir(path) }
+            directory = try systemCallPointer("opendir") { opendir(path) }
         } catch {
             throw .io(path: path, message: "cannot list: \(error.message)")
         }
@@ -78,7 +80,7 @@ struct FileSystem: Sendable {
         return names
     }
 
-    func closeQuietly(_ fd: Int32) { _ = try? syscall("close") { close(fd) } }
+    package func closeQuietly(_ fd: Int32) { _ = try? systemCall("close") { close(fd) } }
 }
 
 /// `flock(2)`; a free function because inside `FileSystem` the name means the closure.

@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementModel
 
 /// `syncfs(2)`, which Glibc's module map does not export (a GNU extension).
 @_silgen_name("syncfs") private func systemSyncfs(_ fd: Int32) -> Int32

@@ -1,9 +1,11 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 /// Renames the files of one store folder into a layout; re-running it finishes an interrupted run.
-enum LayoutMigration {
+package enum LayoutMigration {
     /// Moves every file under `directory` (flat or two levels down) to where `layout` puts it.
-    static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore) throws(EntitlementError) -> Int {
+    package static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore) throws(EntitlementError) -> Int {
         let fileSystem = store.fileSystem
         guard fileSystem.isDirectory(directory) else { return 0 }
         var moves: [(from: String, to: String)] = []
@@ -30,7 +32,7 @@ enum LayoutMigration {
         for move in moves {
             try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
             do {
-                try syscall("rename") { fileSystem.rename(move.from, move.to) }
+                try systemCall("rename") { fileSystem.rename(move.from, move.to) }
             } catch {
                 throw .io(path: move.from, message: "cannot move to \(move.to): \(error.message)")
             }

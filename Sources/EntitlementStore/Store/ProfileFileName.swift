@@ -1,12 +1,14 @@
+import EntitlementBasics
+
 /// The file name rule that maps a customer user id (or profile id) to one file.
 ///
 /// One-to-one and safe for any id: see docs/store-format.md, "Profile file names".
-public enum ProfileFileName {
+package enum ProfileFileName {
     /// Escaped names longer than this use the SHA-256 form.
-    public static let maximumEscapedLength = 200
+    package static let maximumEscapedLength = 200
 
     /// The base name (without `.json`) for `id`; `id` must not be empty.
-    public static func name(for id: String) -> String {
+    package static func name(for id: String) -> String {
         var id = id
         let escaped = id.withUTF8 { utf8 -> String? in
             // The length first, so the name is written in one go (`check` makes one per user).
@@ -42,7 +44,7 @@ public enum ProfileFileName {
 
     /// `id` escaped by the same rule, never in the SHA-256 form (nil when it would be longer
     /// than names get): for comparing prefixes of names. Empty for an empty id.
-    static func escapedWithoutHashing(_ id: String) -> String? {
+    package static func escapedWithoutHashing(_ id: String) -> String? {
         var out = ""
         for (offset, byte) in id.utf8.enumerated() {
             if isKept(byte), !(offset == 0 && byte == UInt8(ascii: ".")) {
@@ -57,7 +59,7 @@ public enum ProfileFileName {
 
     /// The id a base name (without `.json`) stands for: the inverse of `name(for:)`. Nil for
     /// the SHA-256 form, for a name the rule would not produce, and for bytes that are not UTF-8.
-    static func userID(fromName name: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func userID(fromName name: UnsafeBufferPointer<UInt8>) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.count)
         var index = 0

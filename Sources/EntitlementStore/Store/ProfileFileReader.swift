@@ -1,4 +1,6 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 /// Reads the profile files of a store-wide scan, one thread's worth: each file is opened
 /// relative to the profiles folder (the kernel does not walk the store's path again per
@@ -26,7 +28,7 @@ final class ProfileFileReader {
     /// Opens the profiles folder of `store`.
     static func openDirectory(_ path: String) throws(EntitlementError) -> Int32 {
         do {
-            return try syscall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            return try systemCall("open") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         } catch {
             throw .io(path: path, message: "cannot open: \(error.message)")
         }
@@ -48,7 +50,7 @@ final class ProfileFileReader {
         let directory = self.directory, prefixLength = self.prefixLength
         var path = path  // `withUTF8` may make the string contiguous
         let opened = Result { () throws(SystemError) -> Int32 in
-            try syscall("open") { path.withUTF8 { relativeOpen(directory, $0, from: prefixLength) } }
+            try systemCall("open") { path.withUTF8 { relativeOpen(directory, $0, from: prefixLength) } }
         }
         return try read(opened, path: path)
     }
@@ -59,7 +61,7 @@ final class ProfileFileReader {
         let directory = self.directory
         var name = name
         let opened = Result { () throws(SystemError) -> Int32 in
-            try syscall("open") { name.withUTF8 { relativeOpen(directory, $0, from: 0) } }
+            try systemCall("open") { name.withUTF8 { relativeOpen(directory, $0, from: 0) } }
         }
         return try read(opened, path: "\(directoryPath)/\(name)")
     }
@@ -92,7 +94,7 @@ final class ProfileFileReader {
             if count == buffer.count { grow(to: buffer.count * 2) }
             let base = buffer.baseAddress! + count, room = buffer.count - count
             do {
-                let got = try syscall("read") { Glibc.read(fd, base, room) }
+                let got = try systemCall("read") { Glibc.read(fd, base, room) }
                 if got == 0 { return }
                 count += got
                 if got < room, count == sizeHint { return }

@@ -1,19 +1,10 @@
 import Synchronization
+import EntitlementBasics
+import EntitlementModel
 
-/// How profile files are arranged under `profiles/` (and `index/profile-id/`).
-///
-/// `flat` is one folder, as a person writes a small fixture store. `fanout` puts each
-/// file two folders down, named from the SHA-256 of its file name (`profiles/3f/a2/NAME.json`),
-/// so no folder grows past a few hundred entries and a git commit rewrites only small trees.
-/// `config.json` records the layout (`profile_layout`); absent means `flat`.
-public enum ProfileLayout: String, CaseIterable, Sendable {
-    case flat
-    case fanout
-
-    static let configKey = "profile_layout"
-
+extension ProfileLayout {
     /// The path of the file NAME below its top folder: `NAME` or `ab/cd/NAME`.
-    func relativePath(forName name: String, suffix: String = "") -> String {
+    package func relativePath(forName name: String, suffix: String = "") -> String {
         switch self {
         case .flat:
             return name + suffix

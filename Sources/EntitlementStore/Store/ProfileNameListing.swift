@@ -1,4 +1,6 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 /// The base names (without `.json`) of a store's profile files, read from the folders
 /// alone: for completion, which must never open a profile.
@@ -8,13 +10,18 @@ import Glibc
 /// Names that cannot be a customer's (dot files such as a writer's temporary files, the
 /// SHA-256 form `~…`, names with a newline) are skipped. Names are handed over as bytes in
 /// place, valid only during the call, so a million of them cost no allocation each.
-struct ProfileNameListing {
+package struct ProfileNameListing {
     let profilesPath: String
     let layout: ProfileLayout
 
+    package init(profilesPath: String, layout: ProfileLayout) {
+        self.profilesPath = profilesPath
+        self.layout = layout
+    }
+
     /// Calls `body` with each profile base name; `body` returns false to stop. Throws when a
     /// folder cannot be listed; a missing `profiles/` is an empty listing.
-    func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(SystemError) {
+    package func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(SystemError) {
         switch layout {
         case .flat:
             _ = try listFiles(profilesPath, body)
@@ -67,7 +74,7 @@ struct ProfileNameListing {
     /// `opendir`, nil when the folder is missing.
     private static func open(_ path: String) throws(SystemError) -> OpaquePointer? {
         do {
-            return try syscallPointer("opendir") { opendir(path) }
+            return try systemCallPointer("opendir") { opendir(path) }
         } catch where error.code == ENOENT {
             return nil
         }

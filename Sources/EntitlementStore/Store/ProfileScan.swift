@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementModel
 
 /// The one way to visit every profile file of a store (find, summary, verify).
 ///
@@ -6,8 +7,12 @@ import Glibc
 /// store's size. Subfolders of `profiles/` are walked too, so a fanned-out layout
 /// (`profiles/ab/…`) is scanned the same way as the flat one. Paths within a batch are
 /// sorted; a store of up to one batch is therefore visited in file-name order.
-struct ProfileScan {
+package struct ProfileScan {
     let store: EntitlementStore
+
+    package init(store: EntitlementStore) {
+        self.store = store
+    }
     /// How many paths are handed over at a time.
     var batchSize = 4096
 
@@ -29,7 +34,7 @@ struct ProfileScan {
     }
 
     /// How many profile files there are (a listing only; for progress bars).
-    func count() throws(EntitlementError) -> Int {
+    package func count() throws(EntitlementError) -> Int {
         var total = 0
         try forEachBatch { total += $0.count }
         return total

@@ -1,4 +1,6 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 extension EntitlementStore {
     /// Files below this count are staged on one thread.
@@ -39,7 +41,7 @@ extension EntitlementStore {
             }
         }
         if let firstFailure {
-            for rename in renames { _ = try? syscall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
+            for rename in renames { _ = try? systemCall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
             throw firstFailure
         }
         return renames

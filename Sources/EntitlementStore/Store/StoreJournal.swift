@@ -1,4 +1,7 @@
 import Glibc
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// All-or-nothing changes of several store files, by a redo journal.
 ///
@@ -10,13 +13,13 @@ import Glibc
 /// next writer replays. Both happen under the lock (`EntitlementStore.recover()`).
 /// See docs/store-format.md, "Writes".
 extension EntitlementStore {
-    public static let journalFileName = ".journal"
-    public static let stagingDirectory = ".tmp"
+    package static let journalFileName = ".journal"
+    package static let stagingDirectory = ".tmp"
 
     /// One file to replace: its path relative to the store root, and its new bytes.
-    public struct FileChange: Equatable, Sendable {
-        public var path: String
-        public var bytes: [UInt8]
+    package struct FileChange: Equatable, Sendable {
+        package var path: String
+        package var bytes: [UInt8]
     }
 
     var stagingPath: String { "\(root)/\(Self.stagingDirectory)" }
@@ -27,7 +30,7 @@ extension EntitlementStore {
     /// files are made durable by one sync of the file system instead of one fsync each
     /// (bulk writes: thousands of files cost one sync).
     @discardableResult
-    public func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
+    package func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
         guard !changes.isEmpty else { return [] }
         // A team store notes the paths (durably) before any of them changes: its next commit holds them.
         try recorder?.willWrite(changes.map(\.path))
@@ -57,7 +60,7 @@ extension EntitlementStore {
             try fileSystem.replace(journalPath, with: JSONWriter().bytes(journal), stagingDirectory: stagingPath,
                                    newFileMode: modes.file, durable: durable)
         } catch {
-            for rename in renames { _ = try? syscall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
+            for rename in renames { _ = try? systemCall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
             throw error
         }
         // Committed: from here on the change is done; a failure leaves the journal for the next writer.
@@ -66,7 +69,7 @@ extension EntitlementStore {
     }
 
     /// Completes or discards what a killed writer left behind. Call only while holding the lock.
-    public func recover() throws(EntitlementError) {
+    package func recover() throws(EntitlementError) {
         if try fileSystem.status(journalPath) != nil {
             guard let bytes = try fileSystem.readFile(journalPath) else { return }
             try apply(try Self.decodeJournal(bytes, path: journalPath))
@@ -74,7 +77,7 @@ extension EntitlementStore {
         guard let staging = try fileSystem.status(stagingPath), staging.st_mode & S_IFMT == S_IFDIR else { return }
         // Under the lock, every staged file belongs to a writer that died before its commit point.
         for name in try fileSystem.list(stagingPath) {
-            _ = try? syscall("unlink") { fileSystem.unlink("\(stagingPath)/\(name)") }
+            _ = try? systemCall("unlink") { fileSystem.unlink("\(stagingPath)/\(name)") }
         }
     }
 
@@ -84,7 +87,7 @@ extension EntitlementStore {
         for rename in renames {
             let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
             do {
-                try syscall("rename") { fileSystem.rename(from, to) }
+                try systemCall("rename") { fileSystem.rename(from, to) }
             } catch where error.code == ENOENT && !fileSystem.exists(from) {
                 continue  // renamed before a crash
             } catch {
@@ -95,7 +98,7 @@ extension EntitlementStore {
         }
         if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
         do {
-            try syscall("unlink") { fileSystem.unlink(journalPath) }
+            try systemCall("unlink") { fileSystem.unlink(journalPath) }
         } catch where error.code != ENOENT {
             throw .io(path: journalPath, message: "cannot remove: \(error.message)")
         } catch {}

@@ -1,8 +1,8 @@
 /// Where the store is: `--store`, then `$ENTITLEMENT_STORE`, then the XDG data directory.
-public enum StoreLocation {
-    public static let environmentVariable = "ENTITLEMENT_STORE"
+package enum StoreLocation {
+    package static let environmentVariable = "ENTITLEMENT_STORE"
 
-    public static func resolve(flag: String?, environment: [String: String]) -> String {
+    package static func resolve(flag: String?, environment: [String: String]) -> String {
         if let flag, !flag.isEmpty { return flag }
         if let path = environment[environmentVariable], !path.isEmpty { return path }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return "\(data)/entitlement/store" }

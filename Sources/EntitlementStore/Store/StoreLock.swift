@@ -1,4 +1,7 @@
 import Glibc
+import EntitlementModel
+import EntitlementRules
+import EntitlementBasics
 
 /// The store-wide writer lock: an exclusive `flock` on `STORE/.lock`.
 ///
@@ -6,7 +9,7 @@ import Glibc
 /// serialized. The kernel drops the lock when the process dies, so a killed
 /// writer never leaves the store locked. The lock file is never followed through a
 /// symbolic link and must be a regular file (a FIFO there would block the open).
-struct StoreLock {
+package struct StoreLock {
     let path: String
     /// How long to wait for the lock before giving up with exit 5.
     let timeout: Double
@@ -14,12 +17,19 @@ struct StoreLock {
     /// Mode of the lock file when it is created.
     var mode: mode_t = StorePolicy.defaultFileMode
 
+    package init(path: String, timeout: Double, fileSystem: FileSystem = .system, mode: mode_t = StorePolicy.defaultFileMode) {
+        self.path = path
+        self.timeout = timeout
+        self.fileSystem = fileSystem
+        self.mode = mode
+    }
+
     /// Runs `body` while holding the lock.
-    func withLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+    package func withLock<T>(_ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
         let fs = fileSystem
         let fd: Int32
         do {
-            fd = try syscall("open") { fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode) }
+            fd = try systemCall("open") { fs.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode) }
         } catch {
             if error.code == ELOOP { throw StorePolicy.symlinkRefused(path) }
             throw .io(path: path, message: "cannot open lock file: \(error.message)")
@@ -27,7 +37,7 @@ struct StoreLock {
         defer { fs.closeQuietly(fd) }
         var status = stat()
         do {
-            try syscall("fstat") { fs.fstat(fd, &status) }
+            try systemCall("fstat") { fs.fstat(fd, &status) }
         } catch {
             throw .io(path: path, message: "cannot stat lock file: \(error.message)")
         }
@@ -36,7 +46,7 @@ struct StoreLock {
         var pause: useconds_t = 500
         while true {
             do {
-                try syscall("flock") { fs.flock(fd, LOCK_EX | LOCK_NB) }
+                try systemCall("flock") { fs.flock(fd, LOCK_EX | LOCK_NB) }
                 break
             } catch where error.code == EWOULDBLOCK {
                 guard monotonicSeconds() < deadline else { throw .busy(path: path, seconds: timeout) }
@@ -46,7 +56,7 @@ struct StoreLock {
                 throw .io(path: path, message: "cannot lock: \(error.message)")
             }
         }
-        defer { _ = try? syscall("flock") { fs.flock(fd, LOCK_UN) } }
+        defer { _ = try? systemCall("flock") { fs.flock(fd, LOCK_UN) } }
         return try body()
     }
 

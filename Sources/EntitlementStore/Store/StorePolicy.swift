@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementModel
 
 /// What the store creates and what it refuses (docs/store-format.md, "Permissions" and "Links").
 enum StorePolicy {

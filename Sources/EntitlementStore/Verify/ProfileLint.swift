@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
 
 /// The checks `verify` makes on one profile file; reads bytes, never writes.
 ///

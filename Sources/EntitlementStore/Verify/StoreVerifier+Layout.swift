@@ -1,4 +1,6 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
 
 /// The checks of `verify` on the store's layout rather than on file contents: links
 /// in place of its directories, files writers refuse, and an interrupted write.

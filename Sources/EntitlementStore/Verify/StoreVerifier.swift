@@ -1,15 +1,22 @@
+import EntitlementBasics
+import EntitlementModel
+
 /// `verify`: every problem of a store, found without writing anything.
-struct StoreVerifier {
+package struct StoreVerifier {
     let store: EntitlementStore
 
-    /// What a run found.
-    struct Report: Equatable, Sendable {
-        var problems: [VerifyProblem] = []
-        var profilesChecked = 0
-        var isClean: Bool { problems.isEmpty }
+    package init(store: EntitlementStore) {
+        self.store = store
     }
 
-    func run(progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> Report {
+    /// What a run found.
+    package struct Report: Equatable, Sendable {
+        package var problems: [VerifyProblem] = []
+        package var profilesChecked = 0
+        package var isClean: Bool { problems.isEmpty }
+    }
+
+    package func run(progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> Report {
         try store.requireExists()
         var report = Report()
         let configuration = checkConfiguration(into: &report)

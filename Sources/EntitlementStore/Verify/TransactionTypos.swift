@@ -1,3 +1,7 @@
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+
 /// `verify`'s checks for likely typos in a hand-written transaction: a misspelled
 /// field is kept as an unknown key and silently changes what the transaction grants
 /// (`expire_at` for `expires_at` turns a subscription into lifetime access).

@@ -1,21 +1,24 @@
+import EntitlementBasics
+import EntitlementJSON
+
 /// One problem `verify` found: the file, the field (if one is to blame) and what is wrong.
-struct VerifyProblem: Equatable, Sendable, Comparable {
-    var path: String
+package struct VerifyProblem: Equatable, Sendable, Comparable {
+    package var path: String
     var field: String?
     var message: String
 
     /// `path: field: message`, escaped for the terminal.
-    var text: String {
+    package var text: String {
         var line = Terminal.escape(path) + ": "
         if let field { line += Terminal.escape(field) + ": " }
         return line + Terminal.escape(message)
     }
 
-    var json: JSONObject {
+    package var json: JSONObject {
         JSONObject([("path", .string(path)), ("field", .string(field)), ("message", .string(message))])
     }
 
-    static func < (a: VerifyProblem, b: VerifyProblem) -> Bool {
+    package static func < (a: VerifyProblem, b: VerifyProblem) -> Bool {
         if a.path != b.path { return a.path < b.path }
         if (a.field ?? "") != (b.field ?? "") { return (a.field ?? "") < (b.field ?? "") }
         return a.message < b.message

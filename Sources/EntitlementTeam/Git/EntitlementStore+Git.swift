@@ -1,11 +1,14 @@
+import EntitlementModel
+import EntitlementStore
+
 extension EntitlementStore {
     /// The store's git repository, when it is a team store.
-    func gitRepository(environment: [String: String]) -> GitRepository? {
+    package func gitRepository(environment: [String: String]) -> GitRepository? {
         GitRepository.isRepository(root) ? GitRepository(root: root, environment: environment) : nil
     }
 
     /// This store, with every locked write committed when it is a team store.
-    func withTeamRecorder(environment: [String: String]) -> EntitlementStore {
+    package func withTeamRecorder(environment: [String: String]) -> EntitlementStore {
         guard let repository = gitRepository(environment: environment) else { return self }
         var store = self
         store.recorder = GitChangeRecorder(repository: repository, durable: durable)
@@ -15,13 +18,13 @@ extension EntitlementStore {
 
 extension GitRepository {
     /// git's `user.name` and `user.email`, when at least the name is set.
-    func userIdentity() throws(EntitlementError) -> GitIdentity? {
+    package func userIdentity() throws(EntitlementError) -> GitIdentity? {
         let result = try run(["config", "--get-regexp", "^user\\.(name|email)$"])
         return result.succeeded ? GitIdentity(configLines: result.output) : nil
     }
 
     /// The user's global git identity, for a store that is not a repository yet.
-    func globalIdentity() throws(EntitlementError) -> GitIdentity? {
+    package func globalIdentity() throws(EntitlementError) -> GitIdentity? {
         guard let result = Subprocess.run(["git", "config", "--global", "--get-regexp", "^user\\.(name|email)$"], environment: environment),
               result.succeeded else { return nil }
         return GitIdentity(configLines: result.output)

@@ -1,4 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
 
 /// The audit view of a team store: for each event of a profile, the commit that recorded it.
 ///
@@ -6,17 +11,17 @@ import FoundationEssentials
 /// none of the commit's parents' versions do. An ordinary commit of the tool is such a
 /// commit; a merge commit is one only for what the merge itself made (the revocation the
 /// merge driver writes for a duplicate idempotency key), never for what it brought in.
-struct GitAudit {
+package struct GitAudit {
     /// A commit as the audit shows it.
-    struct Commit: Equatable, Sendable {
-        var id: String
-        var author: GitIdentity
+    package struct Commit: Equatable, Sendable {
+        package var id: String
+        package var author: GitIdentity
         /// git's `%G?` verdict (`G` good, `B` bad, `U` good but untrusted, `N` none, …); nil when not asked.
         var signature: String?
         /// True for a merge commit (the event was made by the merge).
         var isMerge = false
 
-        var signatureDescription: String? {
+        package var signatureDescription: String? {
             guard let signature else { return nil }
             switch signature {
             case "G": return "good"
@@ -33,8 +38,13 @@ struct GitAudit {
     let repository: GitRepository
     let store: EntitlementStore
 
+    package init(repository: GitRepository, store: EntitlementStore) {
+        self.repository = repository
+        self.store = store
+    }
+
     /// For each event key (see `key(_:kind:at:)`), the commit that recorded it.
-    func commits(for userID: String, verifySignatures: Bool) throws(EntitlementError) -> [String: Commit] {
+    package func commits(for userID: String, verifySignatures: Bool) throws(EntitlementError) -> [String: Commit] {
         let name = ProfileFileName.name(for: userID)
         let paths = ProfileLayout.allCases.map { "\(EntitlementStore.profilesDirectory)/\($0.relativePath(forName: name, suffix: ".json"))" }
         let format = verifySignatures ? "%H%x1f%P%x1f%an%x1f%ae%x1f%G?" : "%H%x1f%P%x1f%an%x1f%ae"
@@ -81,7 +91,7 @@ struct GitAudit {
     }
 
     /// The key of `event`.
-    static func key(_ event: HistoryEvent) -> String { key(event.transaction, kind: event.kind, at: event.at) }
+    package static func key(_ event: HistoryEvent) -> String { key(event.transaction, kind: event.kind, at: event.at) }
 
     /// `store NUL transaction_id NUL added`, or `… NUL revoked|restore NUL date` (a grant can
     /// be revoked, restored and revoked again: each is its own event).

@@ -1,4 +1,7 @@
 import Synchronization
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
 
 /// The team store's write hook: every locked write becomes exactly one commit.
 ///

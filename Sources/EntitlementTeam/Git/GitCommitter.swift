@@ -1,3 +1,7 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
 /// Commits a few changed files of a big repository through git's plumbing: the cost follows
 /// the change, not the size of the store.
 ///

@@ -1,5 +1,5 @@
 /// A git author: name and email, from an actor written `Name <email>` or a bare name.
-struct GitIdentity: Equatable, Sendable {
+package struct GitIdentity: Equatable, Sendable {
     var name: String
     var email: String
 
@@ -24,7 +24,7 @@ struct GitIdentity: Equatable, Sendable {
         self.email = email
     }
 
-    var description: String { email.isEmpty ? name : "\(name) <\(email)>" }
+    package var description: String { email.isEmpty ? name : "\(name) <\(email)>" }
 
     /// True when `actor`, as recorded in a profile, names this identity
     /// (the whole `Name <email>`, the name alone, or the email alone).

@@ -1,3 +1,6 @@
+import EntitlementBasics
+import EntitlementModel
+
 /// Git's index in a team store, kept up to date lazily.
 ///
 /// The tool's commits are made by plumbing and never touch `.git/index`: rewriting that file

@@ -1,3 +1,5 @@
+import EntitlementModel
+
 /// Finishes what a killed run left in a team store, before the next locked operation.
 ///
 /// Runs under the store lock, so every git process the tool itself started is gone:

@@ -1,8 +1,16 @@
+import EntitlementModel
+import EntitlementStore
+
 /// A store that is also a git working tree: runs git in it, with the caller's environment.
-struct GitRepository: Sendable {
+package struct GitRepository: Sendable {
     /// The store root (the working tree).
     let root: String
     let environment: [String: String]
+
+    package init(root: String, environment: [String: String]) {
+        self.root = root
+        self.environment = environment
+    }
 
     /// The environment git runs with: never prompts (cron has no terminal), plain messages.
     private var gitEnvironment: [String: String] {
@@ -18,10 +26,10 @@ struct GitRepository: Sendable {
     var gitDirectory: String { "\(root)/.git" }
 
     /// True when `root` holds a git repository of its own (`STORE/.git`).
-    static func isRepository(_ root: String) -> Bool { GitFiles.isDirectory("\(root)/.git") }
+    package static func isRepository(_ root: String) -> Bool { GitFiles.isDirectory("\(root)/.git") }
 
     /// Runs `git ARGS` in the store; nil status means git could not be started.
-    func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> Subprocess.Result {
+    package func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> Subprocess.Result {
         var env = gitEnvironment
         for (key, value) in extraEnvironment { env[key] = value }
         guard let result = Subprocess.run(["git", "-C", root] + arguments, environment: env, input: input) else {
@@ -32,7 +40,7 @@ struct GitRepository: Sendable {
 
     /// Runs git and throws its message unless it succeeds; returns standard output.
     @discardableResult
-    func check(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> String {
+    package func check(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> String {
         let result = try run(arguments, input: input, extraEnvironment: extraEnvironment)
         guard result.succeeded else {
             throw .git(message: "git \(arguments.first ?? "") failed in \(root): \(Self.firstLines(result.errorText))", hint: nil)
@@ -49,7 +57,7 @@ struct GitRepository: Sendable {
     }
 
     /// The first few lines of git's own message, for an error.
-    static func firstLines(_ text: String, limit: Int = 4) -> String {
+    package static func firstLines(_ text: String, limit: Int = 4) -> String {
         let lines = text.split(separator: "\n").map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
         return lines.prefix(limit).joined(separator: "; ")
     }

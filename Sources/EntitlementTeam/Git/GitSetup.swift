@@ -1,8 +1,10 @@
 import Glibc
+import EntitlementModel
+import EntitlementStore
 
 /// Makes a store a team store: a git repository whose profile and configuration files merge
 /// through the tool's merge driver, also for a person running plain `git pull`.
-enum GitSetup {
+package enum GitSetup {
     static let attributes = """
         # Profiles, their index and the configuration merge semantically (docs/team-store.md).
         config.json merge=entitlement
@@ -32,7 +34,7 @@ enum GitSetup {
     }
 
     /// The local settings `init --git` and `clone` make (git never copies them with a clone).
-    static func configure(_ repository: GitRepository) throws(EntitlementError) {
+    package static func configure(_ repository: GitRepository) throws(EntitlementError) {
         try repository.check(["config", "merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"])
         try repository.check(["config", "merge.entitlement.driver", driverCommand(environment: repository.environment)])
         try GitIndex.installHooks(repository)
@@ -41,7 +43,7 @@ enum GitSetup {
     /// Turns the store at `store.root` into a team store and commits every file in it.
     /// Returns the first commit.
     @discardableResult
-    static func initialize(_ store: EntitlementStore, actor: String, summary: String, environment: [String: String]) throws(EntitlementError) -> String? {
+    package static func initialize(_ store: EntitlementStore, actor: String, summary: String, environment: [String: String]) throws(EntitlementError) -> String? {
         let repository = GitRepository(root: store.root, environment: environment)
         if !GitRepository.isRepository(store.root) {
             try repository.check(["init", "--quiet"])

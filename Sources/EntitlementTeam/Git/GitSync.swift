@@ -1,19 +1,29 @@
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
+
 /// `sync`: fetch, check what arrives, merge through git (so the merge driver runs), push;
 /// a push that loses a race fetches, merges and tries again, a bounded number of times.
-struct GitSync {
+package struct GitSync {
     let store: EntitlementStore
     let repository: GitRepository
     var pullOnly: Bool
+
+    package init(store: EntitlementStore, repository: GitRepository, pullOnly: Bool) {
+        self.store = store
+        self.repository = repository
+        self.pullOnly = pullOnly
+    }
     static let remote = "origin"
     static let maximumAttempts = 5
 
-    struct Report: Equatable {
-        var received = 0
-        var sent = 0
-        var attempts = 0
+    package struct Report: Equatable {
+        package var received = 0
+        package var sent = 0
+        package var attempts = 0
     }
 
-    func run() throws(EntitlementError) -> Report {
+    package func run() throws(EntitlementError) -> Report {
         let branch = try repository.check(["symbolic-ref", "--short", "HEAD"]).trimmingWhitespace
         var report = Report()
         while report.attempts < Self.maximumAttempts {

@@ -1,3 +1,7 @@
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
+
 /// Before a merge, every profile and configuration file that arrives from the remote must be
 /// one the tool can read: a broken file stops the sync, named, and never reaches the working tree.
 struct IncomingCheck {

@@ -1,4 +1,7 @@
 import Glibc
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
 
 /// Writes git objects straight into `.git/objects` as loose objects.
 ///
@@ -65,9 +68,9 @@ struct LooseObjectWriter {
 
     private static func fsyncFile(_ path: String, _ fileSystem: FileSystem) throws(EntitlementError) {
         do throws(SystemError) {
-            let fd = try syscall("open") { fileSystem.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0) }
+            let fd = try systemCall("open") { fileSystem.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0) }
             defer { fileSystem.closeQuietly(fd) }
-            try syscall("fsync") { fileSystem.fsync(fd) }
+            try systemCall("fsync") { fileSystem.fsync(fd) }
         } catch {
             throw .io(path: path, message: "cannot fsync: \(error.message)")
         }

@@ -1,19 +1,20 @@
 import Glibc
 import Synchronization
+import EntitlementStore
 
 /// Runs a program to completion: arguments and environment as given, bytes on
 /// standard input, standard output and error captured.
 ///
 /// Only the team store runs programs (git); a plain store never does.
-struct Subprocess {
-    struct Result {
+package struct Subprocess {
+    package struct Result {
         var status: Int32
         var stdout: [UInt8]
         var stderr: [UInt8]
 
-        var succeeded: Bool { status == 0 }
+        package var succeeded: Bool { status == 0 }
         var output: String { String(decoding: stdout, as: UTF8.self) }
-        var errorText: String { String(decoding: stderr, as: UTF8.self) }
+        package var errorText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
     /// A pipe whose two ends are closed on `exec`: read end first. Without the flag, a child

@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// Makes sure one idempotency key gives access at most once after a merge.
 ///

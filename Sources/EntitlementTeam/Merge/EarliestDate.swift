@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
 
 /// The rule for dates that record when something first happened (`created_at`,
 /// `purchased_at`, `granted_at`): where the sides differ, the earlier instant wins,

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
 
 /// A total order on JSON values (and absence), so that a merge which must choose
 /// between two different values chooses the same one whichever side is "ours".

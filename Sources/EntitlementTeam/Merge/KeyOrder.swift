@@ -1,3 +1,5 @@
+import EntitlementJSON
+
 /// The order of keys (or of any named items) in a merged result, chosen so that it
 /// does not depend on which side is "ours".
 ///

@@ -1,10 +1,10 @@
 /// One field that a merge could not combine meaningfully, by its path in the file.
-struct MergeConflict: Equatable, Sendable, CustomStringConvertible {
+package struct MergeConflict: Equatable, Sendable, CustomStringConvertible {
     /// The field's path, as in other messages: `entitlements.premium.description`.
     var field: String
     var message: String
 
-    var description: String { "\(field): \(message)" }
+    package var description: String { "\(field): \(message)" }
 }
 
 /// What a merge does when both sides changed one value differently.

@@ -1,10 +1,10 @@
 /// Which version of a file a merge was given.
-enum MergeSide: String, Sendable {
+package enum MergeSide: String, Sendable {
     case base, ours, theirs
 }
 
 /// Why a merge wrote nothing.
-enum MergeFailure: Error, Equatable, Sendable {
+package enum MergeFailure: Error, Equatable, Sendable {
     /// One side cannot be read by the tool (invalid JSON, wrong field, misplaced).
     case unreadable(MergeSide, detail: String)
     /// One side has a `schema_version` newer than this tool's.

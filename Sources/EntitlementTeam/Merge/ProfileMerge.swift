@@ -1,3 +1,8 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+
 /// The three-way merge of one profile file. Pure and deterministic; both sides are
 /// treated alike, so `merge(base, a, b)` and `merge(base, b, a)` write the same bytes.
 ///

@@ -1,14 +1,20 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+
 /// Merges one store file given as bytes: the entry point of `entitlement merge-driver`.
 ///
 /// Decides from the file's path in the store (else from its contents) whether it is a
 /// profile or `config.json`, reads every side with the tool's own reader, merges, and
 /// returns the file as the tool writes it. Nothing is returned for a side it cannot
 /// read: such a file is never rewritten.
-enum StoreFileMerge {
+package enum StoreFileMerge {
     enum Kind: Equatable, Sendable { case profile, configuration }
 
     /// `base` is nil (or empty) when the sides have no common ancestor.
-    static func merge(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(MergeFailure) -> [UInt8] {
+    package static func merge(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(MergeFailure) -> [UInt8] {
         let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }

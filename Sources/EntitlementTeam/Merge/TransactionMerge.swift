@@ -1,3 +1,7 @@
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+
 /// Merges one transaction that both sides hold (matched by store and transaction id).
 ///
 /// The revocation fields merge as a unit (`Revocation`); `purchased_at` and `granted_at`

@@ -1,3 +1,6 @@
+import EntitlementBasics
+import EntitlementJSON
+
 /// The generic three-way merge of JSON values that every file-specific rule builds on.
 ///
 /// `nil` means absent: a base of nil is "no common ancestor", and a side of nil

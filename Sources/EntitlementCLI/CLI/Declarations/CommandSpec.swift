@@ -1,15 +1,15 @@
 /// A command's declaration: name, abstract, arguments and options, declared once.
-public struct CommandSpec: Sendable {
-    public var name: String
-    public var abstract: String
-    public var discussion: String?
+package struct CommandSpec: Sendable {
+    package var name: String
+    package var abstract: String
+    package var discussion: String?
     /// The usage line after `entitlement NAME`, when the generated one is not clear enough.
-    public var usage: String?
-    public var arguments: [ArgumentSpec]
-    public var options: [OptionSpec]
-    public var examples: [String]
+    package var usage: String?
+    package var arguments: [ArgumentSpec]
+    package var options: [OptionSpec]
+    package var examples: [String]
     /// Plumbing for the completion scripts: left out of help, completions and the man page.
-    public var isHidden = false
+    package var isHidden = false
 
     init(name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
          arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = [], hidden: Bool = false) {
@@ -26,7 +26,7 @@ public struct CommandSpec: Sendable {
         self.examples = examples
     }
 
-    public var usageLine: String {
+    package var usageLine: String {
         if let usage { return "entitlement \(name) \(usage)" }
         var parts = ["entitlement", name]
         for argument in arguments {

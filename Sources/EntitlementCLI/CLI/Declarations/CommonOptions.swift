@@ -1,4 +1,7 @@
 import FoundationEssentials
+import EntitlementRules
+import EntitlementStore
+import EntitlementBasics
 
 /// Options that several commands share, declared once with their types and defaults.
 enum CommonOptions {
@@ -23,9 +26,4 @@ enum CommonOptions {
     static let reason = Option<String>.text("reason", value: "TEXT", help: "Why: recorded in the audit trail.")
     static let actor = Option<String>.text("actor", value: "NAME", help: "Who: recorded in the audit trail.")
         .describingDefault("the login name", environmentVariable: "ENTITLEMENT_ACTOR")
-}
-
-/// Seconds as people write them: `10`, `0.5`.
-func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds))" : "\(seconds)"
 }

@@ -1,3 +1,5 @@
+import EntitlementModel
+
 /// Options that stand in place of a command: `entitlement --help`, `entitlement -V`.
 enum GlobalOptions {
     static let help = Flag("help", short: "h", help: "Show help.")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 
 /// The value parsers options are declared with; each refusal says what is expected.
 extension Option {

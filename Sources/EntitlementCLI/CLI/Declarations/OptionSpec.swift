@@ -1,13 +1,13 @@
 /// One option as the parser and the help text see it: name, short name, value, default and help.
 ///
 /// Built by an `Option`, `DefaultedOption` or `Flag` declaration, never by hand in a command.
-public struct OptionSpec: Sendable {
-    public var name: String
-    public var short: Character?
+package struct OptionSpec: Sendable {
+    package var name: String
+    package var short: Character?
     /// The value's placeholder (`DIR`); nil for a flag.
-    public var valueName: String?
-    public var help: String
-    public var repeatable: Bool
+    package var valueName: String?
+    package var help: String
+    package var repeatable: Bool
     /// What the value is, for completions; nil for a flag.
     var kind: ValueKind?
     /// The environment variable read when the option is not given.
@@ -27,7 +27,7 @@ public struct OptionSpec: Sendable {
         self.defaultText = defaultText
     }
 
-    public var takesValue: Bool { valueName != nil }
+    package var takesValue: Bool { valueName != nil }
 
     /// `-q, --quiet` or `--store DIR`.
     var label: String {
@@ -44,12 +44,12 @@ public struct OptionSpec: Sendable {
 }
 
 /// One positional argument.
-public struct ArgumentSpec: Sendable {
-    public var name: String
-    public var help: String
-    public var isOptional: Bool
+package struct ArgumentSpec: Sendable {
+    package var name: String
+    package var help: String
+    package var isOptional: Bool
     /// Takes every remaining positional.
-    public var isVariadic: Bool
+    package var isVariadic: Bool
     var kind: ValueKind
     /// The value used when the argument is left out, as help shows it.
     var defaultText: String?

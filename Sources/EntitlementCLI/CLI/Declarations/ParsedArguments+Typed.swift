@@ -1,3 +1,5 @@
+import EntitlementModel
+
 /// Typed reads of a parsed command line, through the options' own declarations.
 extension ParsedArguments {
     /// The option's value if given, typed by its parser; a refused value is a usage error.
