@@ -39,8 +39,8 @@ package final class InputSource: Sendable {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(fd, &byte, 1)
-            if count < 0, errno == EINTR { continue }
+            // A read error ends the input as the end of file does (the caller sees the lines so far).
+            let count = (try? systemCall("read") { read(fd, &byte, 1) }) ?? 0
             guard count > 0 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
             if byte == 0x0A { break }
             line.append(byte)

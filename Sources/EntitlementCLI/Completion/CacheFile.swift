@@ -65,9 +65,8 @@ enum CacheFile {
         bytes.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count {
-                let count = write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard let count = try? systemCall("write", { write(fd, buffer.baseAddress! + written, buffer.count - written) }),
+                      count > 0 else { return false }
                 written += count
             }
             return true

@@ -24,11 +24,10 @@ struct ProfilesSignature: Equatable {
     /// The signature of the folders `layout` puts profile files in; nil when `profiles/` is missing or unreadable.
     init?(profilesPath: String, layout: ProfileLayout) {
         var hashed = SignatureInput()
-        let top = open(profilesPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard top >= 0 else { return nil }
+        guard let top = try? systemCall("open", { open(profilesPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return nil }
         defer { close(top) }
         var status = stat()
-        guard fstat(top, &status) == 0 else { return nil }
+        guard (try? systemCall("fstat", { fstat(top, &status) })) != nil else { return nil }
         hashed.add(name: [], FolderStamp(status))
         // Folders are visited in directory order, not sorted: an unchanged folder lists in the
         // same order, and a different order only makes the signature differ (a rebuild, never a stale answer).

@@ -38,12 +38,7 @@ extension StatusEngine {
         level.periodType = Self.periodType(of: transaction)
         level.grantType = Self.grantType(of: transaction)
         level.renewState = Self.renewState(of: transaction, renewal: renewal, state: state)
-        if level.renewState != .nonRenewable, let renewal {
-            level.willRenew = renewal.willRenew ?? false
-            level.unsubscribedAt = renewal.unsubscribedAt
-            level.billingIssueDetectedAt = renewal.billingIssueDetectedAt
-            level.gracePeriodExpiresAt = renewal.gracePeriodExpiresAt
-        }
+        level.applyRenewal(renewal)
         return level
     }
 

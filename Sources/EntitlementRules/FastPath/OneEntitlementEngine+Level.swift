@@ -38,12 +38,7 @@ extension OneEntitlementEngine {
         }
         level.grantType = transaction.isManualGrant ? .manual : transaction.isFamilySharing ? .familySharing : transaction.hasOfferCode ? .offerCode : .purchase
         level.renewState = Self.renewState(of: transaction, renewal: renewal, state: state)
-        if level.renewState != .nonRenewable, let renewal {
-            level.willRenew = renewal.willRenew ?? false
-            level.unsubscribedAt = renewal.unsubscribedAt
-            level.billingIssueDetectedAt = renewal.billingIssueDetectedAt
-            level.gracePeriodExpiresAt = renewal.gracePeriodExpiresAt
-        }
+        level.applyRenewal(renewal)
         return level
     }
 

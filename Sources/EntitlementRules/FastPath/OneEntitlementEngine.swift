@@ -1,6 +1,9 @@
 import FoundationEssentials
 import EntitlementModel
 
+/// Twin of `StatusEngine` (Engine/): keep the two equal, rule for rule (the differential
+/// tests `FastCheckTests` and `FastCheckStoreTests` compare them).
+///
 /// `StatusEngine.evaluate(_:for:at:).accessLevel` for one entitlement, over the
 /// `CheckTransaction`s of `CheckProfileScanner`: the same rules, in the same order, with
 /// no `Profile`, no `Evaluation` and no dictionaries. Ids compare as bytes, which the

@@ -2,6 +2,7 @@ import Synchronization
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementRules
 
 /// Reads and decodes every profile of a store on all cores, in streaming batches.
 ///

@@ -77,7 +77,7 @@ final class ProfileFileReader {
         }
         defer { _ = Glibc.close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .io(path: path(), message: "cannot stat: \(String(cString: strerror(errno)))") }
+        do { try systemCall("fstat") { fstat(fd, &status) } } catch { throw .io(path: path(), message: "cannot stat: \(error.message)") }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else { throw StorePolicy.notRegular(path(), kind: kind) }
         try readAll(fd, path: path, sizeHint: Int(status.st_size))

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import EntitlementStore
+import EntitlementBasics
 
 /// Runs a program to completion: arguments and environment as given, bytes on
 /// standard input, standard output and error captured.
@@ -49,7 +50,7 @@ package struct Subprocess {
         defer { if let previous { signal(SIGPIPE, previous) } }
         pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], into: &result)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = try? systemCall("waitpid") { waitpid(pid, &status, 0) }
         // Exit status, or 128 + signal number as shells report it.
         result.status = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return result
@@ -94,20 +95,27 @@ package struct Subprocess {
             if inputOpen { fds.append(pollfd(fd: stdin, events: Int16(POLLOUT), revents: 0)) }
             if open.out { fds.append(pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)) }
             if open.err { fds.append(pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)) }
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
+            guard (try? systemCall("poll", { poll(&fds, nfds_t(fds.count), -1) })) != nil else { break }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == stdin {
-                    let count = input.withUnsafeBytes { Glibc.write(stdin, $0.baseAddress! + written, min($0.count - written, 65536)) }
+                    let outcome = input.withUnsafeBytes { bytes in
+                        Swift.Result { () throws(SystemError) in
+                            try systemCall("write") { Glibc.write(stdin, bytes.baseAddress! + written, min(bytes.count - written, 65536)) }
+                        }
+                    }
+                    let count: Int
+                    switch outcome {
+                    case .success(let wrote): count = wrote
+                    case .failure(let error) where error.code == EAGAIN: continue  // the pipe is full: poll again
+                    case .failure: count = -1
+                    }
                     if count > 0 { written += count }
-                    if count < 0, errno == EINTR || errno == EAGAIN { continue }
                     if count <= 0 || written == input.count { close(stdin); inputOpen = false }
                     continue
                 }
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(entry.fd, $0.baseAddress!, $0.count) }
-                if count < 0, errno == EINTR { continue }
+                let count = (try? buffer.withUnsafeMutableBytes { bytes throws(SystemError) in
+                    try systemCall("read") { Glibc.read(entry.fd, bytes.baseAddress!, bytes.count) }
+                }) ?? -1
                 if count > 0 {
                     if entry.fd == stdout { result.stdout.append(contentsOf: buffer[0..<count]) } else { result.stderr.append(contentsOf: buffer[0..<count]) }
                 } else {

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// What `find` looks for: access levels that pass every given filter at one instant.
 package struct FindQuery: Equatable, Sendable {

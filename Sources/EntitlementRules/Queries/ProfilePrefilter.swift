@@ -3,10 +3,13 @@ import Glibc
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// A cheap test on a profile file's bytes that rules out profiles a query cannot match,
 /// so `find` decodes only the few that might.
+///
+/// Twin of `StatusEngine`'s state rules (Engine/) and `FindQuery`: whatever state or filter
+/// those can answer, a needle here must let through (`FindQueryTests` checks the sweep with
+/// and without it).
 ///
 /// It is conservative: each group lists needles of which at least one must occur in any
 /// file that can match (a profile in grace has a `grace_period_expires_at` key whose value
@@ -88,7 +91,7 @@ package struct ProfilePrefilter: Sendable {
     }
 
     /// False only when the file cannot match the query (the bytes of a file being read).
-    func mayMatch(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func mayMatch(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !groups.isEmpty else { return true }
         if Self.hasEscape(bytes) { return true }
         return groups.allSatisfy { group in group.contains { Self.contains(bytes, $0) } }
