@@ -7,6 +7,9 @@ public struct FieldError: Error, Equatable, Sendable {
     /// Set when the field is a `schema_version` newer than this tool supports: callers
     /// switch on it (`EntitlementError.newerSchema`) instead of matching the message.
     public var newerSchemaVersion: Int? = nil
+    /// Set when the field is signed data that failed verification (docs/security.md):
+    /// `import` reports it as `EntitlementError.untrustedSignedData`, not as a format error.
+    public var refusedSignature = false
 
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

@@ -19,6 +19,8 @@ public struct ProductConfiguration: Equatable, Sendable {
     public var entitlements: [Entitlement]
     /// Where profile files go (`profile_layout`; absent means flat).
     public var profileLayout: ProfileLayout = .flat
+    /// `app_store`: the app whose signed data this store accepts (read; kept in `raw` when written).
+    public var appStore = AppStoreIdentity()
     public var raw: JSONObject
 
     public enum CodingKeys: String {
@@ -81,6 +83,7 @@ extension ProductConfiguration {
             }
             profileLayout = layout
         }
+        appStore = try AppStoreIdentity(config: reader)
         self.raw = reader.object
     }
 
