@@ -26,7 +26,7 @@ package struct TransactionType: OpenEnum {
     package let rawValue: String
     /// The documented type this is, or `.other`: found once, from the name's bytes, because
     /// the engine and the renderers ask several times per transaction.
-    private let kind: Kind
+    @usableFromInline let kind: Kind
 
     package init(rawValue: String) {
         self.rawValue = rawValue
@@ -52,16 +52,16 @@ package struct TransactionType: OpenEnum {
     package static let known: [TransactionType] = Kind.documented.map(TransactionType.init)
 
     /// True for the types that renew: subscriptions, trials and intro offers.
-    package var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
+    @inlinable package var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
 
     /// True for one of the documented types (`known`).
-    package var isKnown: Bool { kind != .other }
+    @inlinable package var isKnown: Bool { kind != .other }
 
     /// `self == type`. For a documented `type` it is answered from the kinds alone: those
     /// names are ASCII letters and underscores, which no other spelling is canonically
     /// equivalent to. (Before kinds, an undocumented `type` of another byte length was never
     /// equal here, though `==` could find it so: `"K"` and `"\u{212A}"`, KELVIN SIGN.)
-    @inline(__always)
+    @inlinable
     package func `is`(_ type: TransactionType) -> Bool {
         type.kind == .other ? self == type : kind == type.kind
     }
@@ -71,7 +71,7 @@ package struct TransactionType: OpenEnum {
     package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The documented types in documentation order, the renewing ones first (`isSubscription`).
-    private enum Kind: UInt8, CaseIterable {
+    @usableFromInline enum Kind: UInt8, CaseIterable {
         case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
         case nonConsumablePurchase, consumablePurchase, manualGrant, other
 
