@@ -6,7 +6,8 @@ import FoundationEssentials
 extension RevenueCatMapper {
     /// An entitlement period that no imported purchase of its product covers becomes a
     /// made-up transaction `rc:entitlement:<id>:<purchase_date>` of that product, so the
-    /// stored profile gives the access RevenueCat states.
+    /// stored profile gives the access RevenueCat states, unless a purchase of the product
+    /// was refunded (the refund wins, section 9.1.3).
     static func recordUnexplainedPeriod(of entitlement: Entitlement, into document: inout ImportDocument) {
         let own = document.transactions.map(\.transaction).filter {
             $0.productID == entitlement.productID || ($0.isManualGrant && $0.entitlement == entitlement.id)
@@ -14,6 +15,13 @@ extension RevenueCatMapper {
         func ends(_ date: Date?) -> Date { date ?? .distantFuture }
         let furthest = own.map { ends($0.expiresAt) }.max() ?? .distantPast
         guard let start = entitlement.purchasedAt, ends(entitlement.expiresAt) > furthest, !own.isEmpty || entitlement.expiresAt != nil else { return }
+        // A refund wins over the entitlement's period: RevenueCat revokes access when the
+        // purchase behind it is refunded, so no period is made up to outlast the refund.
+        if let refunded = own.first(where: { $0.revokedAt != nil && !$0.isManualGrant }) {
+            document.warnings.append("entitlement \(Terminal.escape(entitlement.id)) runs until \(entitlement.expiresAt.map(ISODate.format) ?? "never"), "
+                + "but its purchase \(Terminal.escape(refunded.transactionID)) was refunded; the refund wins")
+            return
+        }
         let id = "rc:entitlement:\(entitlement.id):\(VendorDate.idText(start))"
         let store = own.first?.store ?? ImportValue.unknownStore
         let transaction = Transaction(transactionID: id, productID: entitlement.productID, store: store,

@@ -88,14 +88,15 @@ extension ProductConfiguration {
         typealias K = CodingKeys
         var object = raw
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)
-        var map = JSONObject()
-        for entitlement in entitlements {
+        // Built from a list (a repeated id keeps its first place and last value, as setting
+        // did): setting 8,000 keys one by one searched the object each time (issue 23, item 16).
+        let entries = entitlements.map { entitlement -> (String, JSONValue) in
             var entry = entitlement.raw
             entry.mergeString(K.description.rawValue, entitlement.description)
             entry[K.products.rawValue] = .array(entitlement.products.map(JSONValue.string))
-            map[entitlement.id] = .object(entry)
+            return (entitlement.id, .object(entry))
         }
-        object[K.entitlements.rawValue] = .object(map)
+        object[K.entitlements.rawValue] = .object(JSONObject(entries))
         object[ProfileLayout.configKey] = profileLayout == .flat ? nil : .string(profileLayout.rawValue)
         return .object(object)
     }

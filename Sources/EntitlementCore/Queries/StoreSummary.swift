@@ -41,10 +41,10 @@ struct StoreSummary: Equatable, Sendable {
     mutating func add(_ profile: Profile, engine: StatusEngine, at date: Date) {
         profiles += 1
         let week = date.addingTimeInterval(7 * 86_400), month = date.addingTimeInterval(30 * 86_400)
-        for id in engine.entitlementIDs(for: profile) {
-            let level = engine.evaluate(id, for: profile, at: date).accessLevel
+        for level in engine.accessLevels(for: profile, at: date) {
+            let id = level.id
             guard level.state != .never else { continue }
-            if engine.configuration.entitlement(id) == nil, counts[id] == nil { unconfigured.append(id) }
+            if !engine.isConfigured(id), counts[id] == nil { unconfigured.append(id) }
             // Updated in place: a copy of the entry would copy its dictionaries for every profile.
             counts[id, default: Counts()].add(level, at: date, week: week, month: month)
         }

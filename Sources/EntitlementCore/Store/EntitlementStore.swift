@@ -58,9 +58,11 @@ public struct EntitlementStore: Sendable {
         return layout
     }
 
-    /// Throws `storeMissing` unless `root` holds a store.
+    /// Throws `storeMissing` unless `root` holds a store, and `migrationInProgress` while an
+    /// interrupted `migrate` has profiles half moved (`MigrationMarker.swift`).
     public func requireExists() throws(EntitlementError) {
         guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        try requireNoMigration()
     }
 
     // MARK: Configuration
