@@ -9,15 +9,15 @@ public struct ImportCommand: RunnableCommand, Equatable {
             Detects each document's vendor and shape, maps it onto transactions and renewal info,
             and merges it into the customer's profile without duplicates: importing a document
             twice changes nothing. Products the document maps to entitlements are added to
-            config.json. Where the vendor states its own verdict about access, it is compared
+            config.json only with --update-config; without it each is named in a warning. Where the vendor states its own verdict about access, it is compared
             with ours at the document's time, and every disagreement is listed (never fixed).
             Each FILE is imported or refused on its own; the exit code is the worst of theirs.
             App Store JWS signatures are decoded, not verified. See docs/import.md.
             """,
-        usage: "FILE... [--format F] [--user USER] [--at DATE] [--dry-run] [options]",
+        usage: "FILE... [--format F] [--user USER] [--at DATE] [--update-config] [--dry-run] [options]",
         arguments: [ArgumentSpec("FILE", kind: .file, variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
         options: [
-            formatOption, userOption, atOption, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
+            formatOption, userOption, atOption, updateConfigFlag, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",
@@ -33,11 +33,14 @@ public struct ImportCommand: RunnableCommand, Equatable {
     }
     static let atOption = Option<Date>.date("at", help: "Compare vendor verdicts at this date when a document carries no date.").describingDefault("now")
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/import.md).")
+    static let updateConfigFlag = Flag("update-config", help: "Add the products the documents map to entitlements to config.json (shared: off by default).")
 
     public var files: [String]
     public var format: ImportFormat?
     public var user: String?
     public var at: Date?
+    /// Write the configuration changes the documents state (docs/import.md, section 7.5).
+    public var updateConfig: Bool
     var options: MutationOptions
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -48,6 +51,7 @@ public struct ImportCommand: RunnableCommand, Equatable {
         format = try parsed.value(Self.formatOption)
         user = try parsed.value(Self.userOption)
         at = try parsed.value(Self.atOption)
+        updateConfig = parsed.flag(Self.updateConfigFlag)
         options = try MutationOptions(parsed)
     }
 

@@ -109,6 +109,7 @@ struct ImportSession {
         var loadErrors: [String: EntitlementError] = [:]
         var touched: [String] = [], changed: Set<String> = []
         var lastTime: [String: Date] = [:]
+        var mappedProducts = ImportNotices.MappedProducts()
         for index in outcomes.indices {
             progress.show("merge", index + 1)
             guard !outcomes[index].failed, let document = outcomes[index].document, let time = outcomes[index].time else { continue }
@@ -138,10 +139,20 @@ struct ImportSession {
                 if report.changed { changed.insert(user) }
                 lastTime[user] = time
             }
+            // Verdicts use the document's own mappings either way: they are a property of the document.
             let (extended, added) = ConfigurationExtender.extend(configuration, with: document.productMappings)
-            configuration = extended
-            outcomes[index].configAdded = added
-            outcomes[index].verdicts = Reconciler.reconcile(document, configuration: configuration, at: time)
+            var notices: [String] = []
+            if command.updateConfig {
+                configuration = extended
+                outcomes[index].configAdded = added
+            } else {
+                outcomes[index].configNotAdded = added
+                notices = added.map(ImportNotices.configurationNotChanged)
+            }
+            notices += ImportNotices.unmappedProducts(document, configuration: extended, cache: &mappedProducts).map(ImportNotices.unmappedProduct)
+            for notice in notices { warn(notice, file: outcomes[index].name) }
+            outcomes[index].warnings += notices
+            outcomes[index].verdicts = Reconciler.reconcile(document, configuration: extended, at: time)
         }
         resultingConfiguration = configuration
         resultingProfiles = touched.compactMap { user in (profiles[user] ?? nil).map { ($0, lastTime[user] ?? now) } }

@@ -4,30 +4,15 @@ import FoundationEssentials
 ///
 /// It reads no clock and no files. docs/status-rules.md describes every rule here.
 public struct StatusEngine: Sendable {
-    public var configuration: ProductConfiguration {
-        didSet { productsByEntitlement = Self.products(of: configuration) }
-    }
+    public var configuration: ProductConfiguration
     public var environment: EnvironmentFilter
-    /// Each configured entitlement's products (the first entry of an id, as
-    /// `ProductConfiguration.entitlement(_:)` finds it), looked up once per evaluation.
-    private(set) var productsByEntitlement: [String: [String]]
     /// Counts the engine's steps for the counted-work tests; nil otherwise.
     var counter: WorkCounter?
 
     public init(configuration: ProductConfiguration, environment: EnvironmentFilter = .any) {
         self.configuration = configuration
         self.environment = environment
-        productsByEntitlement = Self.products(of: configuration)
     }
-
-    private static func products(of configuration: ProductConfiguration) -> [String: [String]] {
-        var map: [String: [String]] = [:]
-        for entitlement in configuration.entitlements where map[entitlement.id] == nil { map[entitlement.id] = entitlement.products }
-        return map
-    }
-
-    /// True when `entitlementID` is in the configuration.
-    func isConfigured(_ entitlementID: String) -> Bool { productsByEntitlement[entitlementID] != nil }
 
     /// Entitlements to show for `profile`: the configured ones, then any that only
     /// manual grants name (for example after the configuration dropped one).
@@ -80,7 +65,7 @@ public struct StatusEngine: Sendable {
     func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
         let profile = basis.profile, date = basis.date
         // The entitlement's products, looked up once rather than for every transaction.
-        let products = productsByEntitlement[entitlementID] ?? []
+        let products = configuration.entitlement(entitlementID)?.products ?? []
         let candidates: [Transaction]
         let ignored: [IgnoredRecord]
         if let index = basis.index {

@@ -14,7 +14,10 @@ struct ImportOutcome: Sendable {
     /// `--at` was given but the document has its own time, which won.
     var atIgnored = false
     var merge: MergeReport?
+    /// Configuration changes written (with `--update-config`).
     var configAdded: [ConfigAddition] = []
+    /// Configuration changes the document states but that were left out: no `--update-config`.
+    var configNotAdded: [ConfigAddition] = []
     var verdicts: [VerdictRow] = []
     /// Every warning about this document, without the `warning: FILE: ` prefix.
     var warnings: [String] = []

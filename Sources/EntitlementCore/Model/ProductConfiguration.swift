@@ -16,7 +16,11 @@ public struct ProductConfiguration: Equatable, Sendable {
     }
 
     /// Entitlements in the order of the file.
-    public var entitlements: [Entitlement]
+    public var entitlements: [Entitlement] {
+        didSet { lookup = EntitlementLookup() }
+    }
+    /// `entitlement(_:)`'s table for large configurations; replaced (not rebuilt) on every change.
+    private var lookup = EntitlementLookup()
     /// Where profile files go (`profile_layout`; absent means flat).
     public var profileLayout: ProfileLayout = .flat
     public var raw: JSONObject
@@ -35,7 +39,8 @@ public struct ProductConfiguration: Equatable, Sendable {
 
     public var entitlementIDs: [String] { entitlements.map(\.id) }
 
-    public func entitlement(_ id: String) -> Entitlement? { entitlements.first { $0.id == id } }
+    /// The first entitlement named `id`: a scan of a small configuration, a table lookup of a large one.
+    public func entitlement(_ id: String) -> Entitlement? { lookup.position(of: id, in: entitlements).map { entitlements[$0] } }
 
     /// True when `productID` unlocks `entitlementID`.
     public func product(_ productID: String, unlocks entitlementID: String) -> Bool {

@@ -44,7 +44,7 @@ struct StoreSummary: Equatable, Sendable {
         for level in engine.accessLevels(for: profile, at: date) {
             let id = level.id
             guard level.state != .never else { continue }
-            if !engine.isConfigured(id), counts[id] == nil { unconfigured.append(id) }
+            if engine.configuration.entitlement(id) == nil, counts[id] == nil { unconfigured.append(id) }
             // Updated in place: a copy of the entry would copy its dictionaries for every profile.
             counts[id, default: Counts()].add(level, at: date, week: week, month: month)
         }

@@ -32,14 +32,15 @@ extension ImportTests {
             path = directory.store(config: config ?? readFile(ImportTests.fixtures + "/config.json")!)
         }
 
-        /// Runs `entitlement import ARGS --store STORE` from the fixtures directory's paths.
-        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false) -> CLIResult {
-            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []), stdin: stdin, now: now)
+        /// Runs `entitlement import ARGS --store STORE` from the fixtures directory's paths,
+        /// with `--update-config` unless `updateConfig` is false (the fixtures' mappings are expected in config.json).
+        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false, updateConfig: Bool = true) -> CLIResult {
+            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []) + (updateConfig ? ["--update-config"] : []), stdin: stdin, now: now)
         }
 
         /// `import --json` and its parsed output.
-        func importJSON(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock) -> (CLIResult, JSONValue) {
-            let result = importing(arguments, stdin: stdin, now: now, json: true)
+        func importJSON(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, updateConfig: Bool = true) -> (CLIResult, JSONValue) {
+            let result = importing(arguments, stdin: stdin, now: now, json: true, updateConfig: updateConfig)
             return (result, (try? JSONParser.parse(result.stdout)) ?? .null)
         }
 
