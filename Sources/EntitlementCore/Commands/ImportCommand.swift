@@ -9,8 +9,9 @@ public struct ImportCommand: RunnableCommand, Equatable {
             Detects each document's vendor and shape, maps it onto transactions and renewal info,
             and merges it into the customer's profile without duplicates: importing a document
             twice changes nothing. Products the document maps to entitlements are added to
-            config.json only with --update-config; without it each is named in a warning. Where the vendor states its own verdict about access, it is compared
-            with ours at the document's time, and every disagreement is listed (never fixed).
+            config.json only with --update-config; without it, each is named in a warning.
+            Where the vendor states its own verdict about access, it is compared with ours
+            at the document's time, and every disagreement is listed (never fixed).
             Each FILE is imported or refused on its own; the exit code is the worst of theirs.
             App Store JWS signatures are decoded, not verified. See docs/import.md.
             """,

@@ -54,3 +54,29 @@ extension ImportTests {
         }
     }
 }
+
+extension ImportTests {
+    /// Issue 23, item 4: RevenueCat API v2 and Adapty API v2 documents are refused by name
+    /// (not as an unknown shape), with or without --format, and nothing is written.
+    @Suite(.tags(.cli))
+    struct UnsupportedVendorVersionTests {
+        @Test(arguments: [
+            ("revenuecat-v2-customer.json", "RevenueCat API v2 customer object is not imported by this version", "revenuecat"),
+            ("revenuecat-v2-subscriptions.json", "RevenueCat API v2 list of subscription objects is not imported by this version", "revenuecat"),
+            ("revenuecat-v2-purchases.json", "RevenueCat API v2 list of purchase objects is not imported by this version", "revenuecat"),
+            ("adapty-v2-profile.json", "Adapty server-side API v2 profile (access_levels as an array) is not imported by this version", "adapty"),
+        ])
+        func refusedByName(file: String, message: String, format: String) {
+            let store = Store()
+            let path = ImportTests.fixtures + "/unsupported/" + file
+            for arguments in [[path, "--user", "v2@example.com"], [path, "--user", "v2@example.com", "--format", format]] {
+                let result = store.importing(arguments)
+                #expect(result.exitCode == 2)
+                #expect(result.stderr.contains(message), "\(result.stderr)")
+                #expect(!result.stderr.contains("unknown document shape"))
+                #expect(result.stderr.contains("docs/import.md, section 14"))
+            }
+            #expect(store.profile("v2@example.com") == nil)
+        }
+    }
+}
