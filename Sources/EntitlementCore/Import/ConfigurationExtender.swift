@@ -9,13 +9,15 @@ struct ConfigAddition: Equatable, Sendable {
 /// Adds the (entitlement, product) pairs a document states to the configuration (section 7.5).
 /// Nothing is ever removed; a pair already there is not reported.
 enum ConfigurationExtender {
-    static func extend(_ configuration: ProductConfiguration, with mappings: [ProductMapping]) -> (ProductConfiguration, [ConfigAddition]) {
+    static func extend(_ configuration: ProductConfiguration, with mappings: [ProductMapping],
+                       counter: WorkCounter? = nil) -> (ProductConfiguration, [ConfigAddition]) {
         var configuration = configuration
         var added: [ConfigAddition] = []
         guard !mappings.isEmpty else { return (configuration, added) }
         // Positions by id (the first of an id, as `firstIndex` found it) and each one's products:
         // one lookup per mapping instead of a scan of 8,000 entitlements (issue 23, item 16).
         var positions: [String: Int] = [:]
+        counter.add(configuration.entitlements.count + mappings.count)
         for (position, entitlement) in configuration.entitlements.enumerated() where positions[entitlement.id] == nil {
             positions[entitlement.id] = position
         }

@@ -8,7 +8,7 @@ extension RevenueCatMapper {
     /// made-up transaction `rc:entitlement:<id>:<purchase_date>` of that product, so the
     /// stored profile gives the access RevenueCat states, unless a purchase of the product
     /// was refunded (the refund wins, section 9.1.3).
-    static func recordUnexplainedPeriods(of entitlements: [Entitlement], into document: inout ImportDocument) {
+    static func recordUnexplainedPeriods(of entitlements: [Entitlement], into document: inout ImportDocument, counter: WorkCounter? = nil) {
         // The document's transactions by product and by granted entitlement, kept up to date as
         // periods are made up: each entitlement looks at its own (issue 23, item 16: a
         // document of 8,000 entitlements scanned every transaction for each).
@@ -19,9 +19,11 @@ extension RevenueCatMapper {
             if transaction.isManualGrant, let entitlement = transaction.entitlement { byGrant[entitlement, default: []].append(position) }
         }
         for position in document.transactions.indices { note(position) }
+        counter.add(document.transactions.count)
         for entitlement in entitlements {
             var positions = (byProduct[entitlement.productID] ?? []) + (byGrant[entitlement.id] ?? [])
-            positions.sort()
+            counter.add(1 + positions.count)
+            positions.sort { counter.add(1); return $0 < $1 }
             var unique: [Int] = []
             for position in positions where unique.last != position { unique.append(position) }
             let own = unique.map { document.transactions[$0].transaction }

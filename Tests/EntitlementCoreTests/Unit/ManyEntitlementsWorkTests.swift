@@ -88,8 +88,20 @@ extension Unit {
                     Issue.record("the \(format) document did not map")
                     return
                 }
-                let (configuration, added) = ConfigurationExtender.extend(ProductConfiguration(entitlements: []), with: document.productMappings)
+                // The extender over a configuration that has them all already, then over an empty one.
+                let (configuration, added) = ConfigurationExtender.extend(ProductConfiguration(entitlements: []), with: document.productMappings, counter: counter)
                 #expect(added.count == size)
+                #expect(ConfigurationExtender.extend(configuration, with: document.productMappings, counter: counter).1.isEmpty)
+                if format == "revenuecat" {
+                    // The entitlements' periods against the document's purchases (none is unexplained).
+                    var again = document
+                    let entitlements = (0..<size).map {
+                        RevenueCatMapper.Entitlement(id: "e\($0)", productID: "p\($0)", expiresAt: ISODate.parse("2021-01-01T00:00:00Z"),
+                                                     graceUntil: nil, purchasedAt: Self.start)
+                    }
+                    RevenueCatMapper.recordUnexplainedPeriods(of: entitlements, into: &again, counter: counter)
+                    #expect(again.transactions.count == document.transactions.count)
+                }
                 let rows = Reconciler.reconcile(document, configuration: configuration, at: Self.at, counter: counter)
                 #expect(rows.count == size)
                 #expect(rows.allSatisfy { $0.result == .agree })
