@@ -385,5 +385,5 @@ let manifest = JSONObject([
     ("sample_users", .object(JSONObject(Archetype.allCases.compactMap { archetype in samples[archetype].map { (archetype.rawValue, JSONValue.string($0)) } }))),
 ])
 writeFile(manifestPath, JSONWriter(sortKeys: false).bytes(.object(manifest)))
-let heavyNote = options.heavyTransactions > 0 ? " + \(options.heavyUser)" : ""
+let heavyNote = (options.heavyTransactions > 0 ? " + \(options.heavyUser)" : "") + (options.chainRenewals > 0 ? " + \(options.chainUser)" : "")
 print("\(root): \(options.profiles) profiles\(heavyNote), \(totalTransactions) transactions, in \(String(format: "%.1f", elapsed)) s")

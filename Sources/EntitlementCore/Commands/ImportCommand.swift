@@ -41,7 +41,7 @@ public struct ImportCommand: RunnableCommand, Equatable {
     public var user: String?
     public var at: Date?
     /// Write the configuration changes the documents state (docs/import.md, section 7.5).
-    public var updateConfig: Bool
+    var updateConfig: Bool
     var options: MutationOptions
 
     public init(_ parsed: ParsedArguments) throws(EntitlementError) {
