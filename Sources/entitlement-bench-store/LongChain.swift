@@ -1,4 +1,7 @@
-import EntitlementCore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 import Foundation
 
 /// The "long chain" benchmark profile (issue 23, item 1): one subscription renewed `count`

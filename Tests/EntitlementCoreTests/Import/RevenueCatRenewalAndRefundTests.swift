@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementCLI
 
 extension ImportTests {
     /// Issue 23, items 2 and 3: a RevenueCat grace period's renewal outlook, and a refund

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementCLI
 
 extension Unit {
     /// Issue 23, items 1 and 16: the engine's work, counted (never timed), grows as
