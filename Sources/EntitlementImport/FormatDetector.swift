@@ -108,6 +108,7 @@ enum FormatDetector {
 
     /// The one signature `value` matches, among `format`'s when given. Exit 2 otherwise.
     static func detect(_ value: JSONValue, format: ImportFormat?, file: String) throws(EntitlementError) -> DocumentSignature {
+        if let refusal = UnsupportedShapes.refusal(value, file: file) { throw refusal }
         let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }
         let matching = candidates.filter { $0.matches(value) }
         let name = Terminal.escape(file)

@@ -23,6 +23,8 @@ package struct ImportDocument: Sendable {
     var renewals: [MappedRenewal] = []
     /// (entitlement, product) pairs the document states (section 7.5).
     package var productMappings: [ProductMapping] = []
+    /// `productMappings` as a set: a document of 8,000 entitlements checked each against all (issue 23, item 16).
+    private var mappingSet: Set<ProductMapping> = []
     /// Adapty `custom_attributes`, in document order, null values left out.
     var customAttributes: [(key: String, value: JSONValue)] = []
     /// Adapty's `profile_id`.
@@ -79,12 +81,12 @@ package struct ImportDocument: Sendable {
     /// Records that `product` unlocks `entitlement`, once.
     mutating func noteMapping(_ entitlement: String, _ product: String) {
         let mapping = ProductMapping(entitlement: entitlement, productID: product)
-        if !productMappings.contains(mapping) { productMappings.append(mapping) }
+        if mappingSet.insert(mapping).inserted { productMappings.append(mapping) }
     }
 }
 
 /// A product that unlocks an entitlement, as a document states it.
-package struct ProductMapping: Equatable, Sendable {
+package struct ProductMapping: Hashable, Sendable {
     var entitlement: String
     var productID: String
 }

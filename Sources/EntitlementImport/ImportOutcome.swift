@@ -15,7 +15,10 @@ package struct ImportOutcome: Sendable {
     /// `--at` was given but the document has its own time, which won.
     package var atIgnored = false
     package var merge: MergeReport?
+    /// Configuration changes written (with `--update-config`).
     package var configAdded: [ConfigAddition] = []
+    /// Configuration changes the document states but that were left out: no `--update-config`.
+    package var configNotAdded: [ConfigAddition] = []
     package var verdicts: [VerdictRow] = []
     /// Every warning about this document, without the `warning: FILE: ` prefix.
     package var warnings: [String] = []

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import FoundationEssentials
 import EntitlementModel
 import EntitlementRules
@@ -31,10 +32,25 @@ package enum Reconciler {
     /// The id of the stand-in entitlement an App Store subscription is evaluated under.
     static let subscriptionEntitlement = "\u{1}subscription"
 
-    package static func reconcile(_ document: ImportDocument, configuration: ProductConfiguration, at date: Date) -> [VerdictRow] {
+    ///
+    /// One evaluation basis serves every entitlement statement, and the subscriptions' chains
+    /// are grouped once: the work is O(n log n) in transactions plus statements (issue 23,
+    /// items 1 and 16; a Qonversion document of 8,000 entitlements rebuilt both per statement).
+    package static func reconcile(_ document: ImportDocument, configuration: ProductConfiguration, at date: Date,
+                                  counter: WorkCounter? = nil) -> [VerdictRow] {
         // The document alone, as it would be after import: the result is a property of the document.
         let scratch = ProfileMerger.merge(document, into: nil, userID: "scratch", newProfileID: "scratch", now: date).0
-        let engine = StatusEngine(configuration: configuration, environment: .any)
+        var engine = StatusEngine(configuration: configuration, environment: .any)
+        engine.counter = counter
+        let entitlementStatements = document.statements.filter {
+            if case .entitlement = $0.subject { return $0.notComparable == nil } else { return false }
+        }
+        let basis = EvaluationBasis(scratch, at: date, indexed: entitlementStatements.count > 1, counter: counter)
+        var chains: [String: [Transaction]] = [:]
+        if document.statements.contains(where: { if case .subscription = $0.subject { return true } else { return false } }) {
+            for transaction in scratch.transactions { chains[transaction.originalTransactionID, default: []].append(transaction) }
+            counter.add(scratch.transactions.count)
+        }
         var entitlementRows: [VerdictRow] = []
         var subscriptionRows: [VerdictRow] = []
         for statement in document.statements {
@@ -44,12 +60,12 @@ package enum Reconciler {
             case .entitlement(let id):
                 row.entitlement = id
                 row.subject = id
-                if statement.notComparable == nil { row.ours = engine.evaluate(id, for: scratch, at: date).accessLevel.state }
+                if statement.notComparable == nil { row.ours = engine.evaluate(id, in: basis).accessLevel.state }
                 entitlementRows.append(finish(row))
             case .subscription(let original):
                 row.isSubscription = true
                 row.subject = original
-                let chain = scratch.transactions.filter { $0.originalTransactionID == original }
+                let chain = original.flatMap { chains[$0] } ?? []
                 let products = unique(chain.compactMap(\.productID))
                 let names = unique(products.flatMap { configuration.entitlements(unlockedBy: $0) })
                 if original != nil { row.entitlement = names.isEmpty ? (chain.isEmpty ? "-" : "(unmapped)") : names.joined(separator: ",") }
@@ -59,7 +75,9 @@ package enum Reconciler {
                     var restricted = scratch
                     restricted.transactions = chain
                     let standIn = ProductConfiguration(entitlements: [.init(id: subscriptionEntitlement, products: products)])
-                    row.ours = StatusEngine(configuration: standIn, environment: .any).evaluate(subscriptionEntitlement, for: restricted, at: date).accessLevel.state
+                    var chainEngine = StatusEngine(configuration: standIn, environment: .any)
+                    chainEngine.counter = counter
+                    row.ours = chainEngine.evaluate(subscriptionEntitlement, for: restricted, at: date).accessLevel.state
                 }
                 subscriptionRows.append(finish(row))
             }
@@ -70,11 +88,15 @@ package enum Reconciler {
 
     /// True when some statement will be compared, so the time it is compared at matters.
     static func hasComparableStatements(_ document: ImportDocument) -> Bool {
-        document.statements.contains { statement in
+        var originals: Set<String>?
+        return document.statements.contains { statement in
             guard statement.notComparable == nil else { return false }
             switch statement.subject {
             case .entitlement: return true
-            case .subscription(let original): return document.transactions.contains { $0.transaction.originalTransactionID == original }
+            case .subscription(let original):
+                guard let original else { return false }
+                if originals == nil { originals = Set(document.transactions.map(\.transaction.originalTransactionID)) }
+                return originals?.contains(original) ?? false
             }
         }
     }

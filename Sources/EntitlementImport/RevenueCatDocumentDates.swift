@@ -9,14 +9,45 @@ import EntitlementModel
 extension RevenueCatMapper {
     /// An entitlement period that no imported purchase of its product covers becomes a
     /// made-up transaction `rc:entitlement:<id>:<purchase_date>` of that product, so the
-    /// stored profile gives the access RevenueCat states.
-    static func recordUnexplainedPeriod(of entitlement: Entitlement, into document: inout ImportDocument) {
-        let own = document.transactions.map(\.transaction).filter {
-            $0.productID == entitlement.productID || ($0.isManualGrant && $0.entitlement == entitlement.id)
+    /// stored profile gives the access RevenueCat states, unless a purchase of the product
+    /// was refunded (the refund wins, section 9.1.3).
+    static func recordUnexplainedPeriods(of entitlements: [Entitlement], into document: inout ImportDocument, counter: WorkCounter? = nil) {
+        // The document's transactions by product and by granted entitlement, kept up to date as
+        // periods are made up: each entitlement looks at its own (issue 23, item 16: a
+        // document of 8,000 entitlements scanned every transaction for each).
+        var byProduct: [String: [Int]] = [:], byGrant: [String: [Int]] = [:]
+        func note(_ position: Int) {
+            let transaction = document.transactions[position].transaction
+            if let product = transaction.productID { byProduct[product, default: []].append(position) }
+            if transaction.isManualGrant, let entitlement = transaction.entitlement { byGrant[entitlement, default: []].append(position) }
         }
+        for position in document.transactions.indices { note(position) }
+        counter.add(document.transactions.count)
+        for entitlement in entitlements {
+            var positions = (byProduct[entitlement.productID] ?? []) + (byGrant[entitlement.id] ?? [])
+            counter.add(1 + positions.count)
+            positions.sort { counter.add(1); return $0 < $1 }
+            var unique: [Int] = []
+            for position in positions where unique.last != position { unique.append(position) }
+            let own = unique.map { document.transactions[$0].transaction }
+            let count = document.transactions.count
+            recordUnexplainedPeriod(of: entitlement, own: own, into: &document)
+            if document.transactions.count > count { note(count) }
+        }
+    }
+
+    /// One entitlement of `recordUnexplainedPeriods`, given its own transactions in document order.
+    private static func recordUnexplainedPeriod(of entitlement: Entitlement, own: [Transaction], into document: inout ImportDocument) {
         func ends(_ date: Date?) -> Date { date ?? .distantFuture }
         let furthest = own.map { ends($0.expiresAt) }.max() ?? .distantPast
         guard let start = entitlement.purchasedAt, ends(entitlement.expiresAt) > furthest, !own.isEmpty || entitlement.expiresAt != nil else { return }
+        // A refund wins over the entitlement's period: RevenueCat revokes access when the
+        // purchase behind it is refunded, so no period is made up to outlast the refund.
+        if let refunded = own.first(where: { $0.revokedAt != nil && !$0.isManualGrant }) {
+            document.warnings.append("entitlement \(Terminal.escape(entitlement.id)) runs until \(entitlement.expiresAt.map(ISODate.format) ?? "never"), "
+                + "but its purchase \(Terminal.escape(refunded.transactionID)) was refunded; the refund wins")
+            return
+        }
         let id = "rc:entitlement:\(entitlement.id):\(VendorDate.idText(start))"
         let store = own.first?.store ?? ImportValue.unknownStore
         let transaction = Transaction(transactionID: id, productID: entitlement.productID, store: store,

@@ -79,7 +79,7 @@ enum RevenueCatMapper {
         }
         var purchases = RevenueCatPurchases(entitlements: entitlements)
         try purchases.read(subscriber, into: &document)
-        for entitlement in entitlements { recordUnexplainedPeriod(of: entitlement, into: &document) }
+        recordUnexplainedPeriods(of: entitlements, into: &document)
         readPurchasesAfterRequestDate(requestDate, into: &document)
 
         for entitlement in entitlements {

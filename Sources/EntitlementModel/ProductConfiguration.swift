@@ -17,7 +17,11 @@ package struct ProductConfiguration: Equatable, Sendable {
     }
 
     /// Entitlements in the order of the file.
-    package var entitlements: [Entitlement]
+    package var entitlements: [Entitlement] {
+        didSet { lookup = EntitlementLookup() }
+    }
+    /// `entitlement(_:)`'s table for large configurations; replaced (not rebuilt) on every change.
+    private var lookup = EntitlementLookup()
     /// Where profile files go (`profile_layout`; absent means flat).
     package var profileLayout: ProfileLayout = .flat
     /// `app_store`: the app whose signed data this store accepts (read; kept in `raw` when written).
@@ -38,7 +42,8 @@ package struct ProductConfiguration: Equatable, Sendable {
 
     package var entitlementIDs: [String] { entitlements.map(\.id) }
 
-    package func entitlement(_ id: String) -> Entitlement? { entitlements.first { $0.id == id } }
+    /// The first entitlement named `id`: a scan of a small configuration, a table lookup of a large one.
+    package func entitlement(_ id: String) -> Entitlement? { lookup.position(of: id, in: entitlements).map { entitlements[$0] } }
 
     /// True when `productID` unlocks `entitlementID`.
     package func product(_ productID: String, unlocks entitlementID: String) -> Bool {
@@ -92,14 +97,15 @@ extension ProductConfiguration {
         typealias K = CodingKeys
         var object = raw
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)
-        var map = JSONObject()
-        for entitlement in entitlements {
+        // Built from a list (a repeated id keeps its first place and last value, as setting
+        // did): setting 8,000 keys one by one searched the object each time (issue 23, item 16).
+        let entries = entitlements.map { entitlement -> (String, JSONValue) in
             var entry = entitlement.raw
             entry.mergeString(K.description.rawValue, entitlement.description)
             entry[K.products.rawValue] = .array(entitlement.products.map(JSONValue.string))
-            map[entitlement.id] = .object(entry)
+            return (entitlement.id, .object(entry))
         }
-        object[K.entitlements.rawValue] = .object(map)
+        object[K.entitlements.rawValue] = .object(JSONObject(entries))
         object[ProfileLayout.configKey] = profileLayout == .flat ? nil : .string(profileLayout.rawValue)
         return .object(object)
     }

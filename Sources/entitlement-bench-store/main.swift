@@ -31,6 +31,8 @@ let usage = """
       --seed S                PRNG seed (default 20260115)
       --heavy-user ID         user id of the extra, heavy profile (default heavy-user)
       --heavy-transactions N  its transactions (default 10000; 0 for none)
+      --chain-user ID         user id of the long-chain profile (default long-chain)
+      --chain-renewals N      one subscription renewed N times, 5-minute periods (default 0: none)
       --jobs N                worker threads (default: number of CPUs)
       --peer, --no-peer       write bench-peer.json (default: only up to 200,000 profiles)
       --store-writer          write profiles with EntitlementStore.saveProfile (slower; same bytes)
@@ -45,6 +47,8 @@ package struct Options {
     var seed: UInt64 = 20_260_115
     var heavyUser = "heavy-user"
     var heavyTransactions = 10_000
+    var chainUser = "long-chain"
+    var chainRenewals = 0
     var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
     var peer: Bool?
     var storeWriter = false
@@ -77,6 +81,8 @@ func parseOptions(_ arguments: [String]) -> Options {
         case "--seed": options.seed = UInt64(number(argument))
         case "--heavy-user": options.heavyUser = value(argument)
         case "--heavy-transactions": options.heavyTransactions = number(argument)
+        case "--chain-user": options.chainUser = value(argument)
+        case "--chain-renewals": options.chainRenewals = number(argument)
         case "--jobs": options.jobs = max(1, number(argument))
         case "--peer": options.peer = true
         case "--no-peer": options.peer = false
@@ -236,7 +242,7 @@ func isComplete() -> Bool {
     func int(_ key: String) -> Int? { manifest[key]?.doubleValue.map { Int($0) } }
     guard int("generator_version") == generatorVersion, int("profiles") == options.profiles,
           manifest["seed"] == .number(String(options.seed)), manifest["heavy_user"] == .string(options.heavyUser),
-          int("heavy_transactions") == options.heavyTransactions else { return false }
+          int("heavy_transactions") == options.heavyTransactions, int("chain_renewals") ?? 0 == options.chainRenewals else { return false }
     if options.wantsPeer, manifest["peer_file"] == .null || !FileManager.default.fileExists(atPath: peerPath) { return false }
     return FileManager.default.fileExists(atPath: usersPath) && FileManager.default.fileExists(atPath: rowsPath)
 }
@@ -341,6 +347,19 @@ if options.heavyTransactions > 0 {
     totalTransactions += heavy.transactions.count
     totalBytes += size
 }
+var chain: LongChain?
+if options.chainRenewals > 0 {
+    let long = LongChain(userID: options.chainUser, count: options.chainRenewals, factory: factory)
+    let (entry, size) = emit(long.profile, store: store, options: options, peer: peer != nil)
+    if let peer {
+        if peerEntries > 0 || options.heavyTransactions > 0 { peer.write(CollectionOfOne(UInt8(ascii: ","))) }
+        peer.write(entry)
+    }
+    rows.write(PeerRows.rows(of: long.profile))
+    totalTransactions += long.profile.transactions.count
+    totalBytes += size
+    chain = long
+}
 rows.close()
 if let peer {
     peer.write("}}\n")
@@ -362,8 +381,12 @@ let manifest = JSONObject([
     ("transactions", .int(totalTransactions)),
     ("profile_bytes", .int(totalBytes)),
     ("archetypes", .object(JSONObject(Archetype.allCases.map { ($0.rawValue, JSONValue.int(archetypeCounts[$0] ?? 0)) }))),
+    ("chain_user", chain == nil ? .null : .string(options.chainUser)),
+    ("chain_renewals", .int(options.chainRenewals)),
+    ("chain_middle_at", .string(chain.map { ISODate.format($0.middle) })),
+    ("chain_end_at", .string(chain.map { ISODate.format($0.end) })),
     ("sample_users", .object(JSONObject(Archetype.allCases.compactMap { archetype in samples[archetype].map { (archetype.rawValue, JSONValue.string($0)) } }))),
 ])
 writeFile(manifestPath, JSONWriter(sortKeys: false).bytes(.object(manifest)))
-let heavyNote = options.heavyTransactions > 0 ? " + \(options.heavyUser)" : ""
+let heavyNote = (options.heavyTransactions > 0 ? " + \(options.heavyUser)" : "") + (options.chainRenewals > 0 ? " + \(options.chainUser)" : "")
 print("\(root): \(options.profiles) profiles\(heavyNote), \(totalTransactions) transactions, in \(String(format: "%.1f", elapsed)) s")

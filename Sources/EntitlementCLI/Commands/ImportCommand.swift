@@ -12,18 +12,19 @@ package struct ImportCommand: RunnableCommand, Equatable {
             Detects each document's vendor and shape, maps it onto transactions and renewal info,
             and merges it into the customer's profile without duplicates: importing a document
             twice changes nothing. Products the document maps to entitlements are added to
-            config.json. Where the vendor states its own verdict about access, it is compared
-            with ours at the document's time, and every disagreement is listed (never fixed).
+            config.json only with --update-config; without it, each is named in a warning.
+            Where the vendor states its own verdict about access, it is compared with ours
+            at the document's time, and every disagreement is listed (never fixed).
             Each FILE is imported or refused on its own; the exit code is the worst of theirs.
             App Store JWS signatures are verified (chain to Apple Root CA - G3, Apple's
             OIDs, validity at signedDate, ES256, and app_store.bundle_id / app_apple_id of
             config.json when set); a document that fails is refused with exit 4 and nothing
             from it is written. See docs/import.md and docs/security.md.
             """,
-        usage: "FILE... [--format F] [--user USER] [--at DATE] [--trust-root FILE] [--dry-run] [options]",
+        usage: "FILE... [--format F] [--user USER] [--at DATE] [--trust-root FILE] [--update-config] [--dry-run] [options]",
         arguments: [ArgumentSpec("FILE", kind: .file, variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
         options: [
-            formatOption, userOption, atOption, trustRootOption, allowXcodeFlag, noVerifyFlag, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
+            formatOption, userOption, atOption, trustRootOption, allowXcodeFlag, noVerifyFlag, updateConfigFlag, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",
@@ -48,6 +49,7 @@ package struct ImportCommand: RunnableCommand, Equatable {
     .describingDefault("none", environmentVariable: TrustSettings.environmentVariable)
     static let allowXcodeFlag = Flag("allow-xcode", help: "Accept App Store data of the Xcode and LocalTesting environments, which no Apple root signs.")
     static let noVerifyFlag = Flag("no-verify", help: "Decode App Store JWS without verifying them (only for data verified elsewhere).")
+    static let updateConfigFlag = Flag("update-config", help: "Add the products the documents map to entitlements to config.json (shared: off by default).")
 
     package var files: [String]
     package var format: ImportFormat?
@@ -55,6 +57,8 @@ package struct ImportCommand: RunnableCommand, Equatable {
     package var at: Date?
     /// `--trust-root`, `--allow-xcode` and `--no-verify`.
     var trust: TrustSettings
+    /// Write the configuration changes the documents state (docs/import.md, section 7.5).
+    var updateConfig: Bool
     var options: MutationOptions
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -70,6 +74,7 @@ package struct ImportCommand: RunnableCommand, Equatable {
         guard trust.verify || (trust.trustRoots.isEmpty && !trust.allowXcode) else {
             throw .usage("--no-verify cannot be combined with --trust-root or --allow-xcode.", command: name)
         }
+        updateConfig = parsed.flag(Self.updateConfigFlag)
         options = try MutationOptions(parsed)
     }
 

@@ -121,6 +121,8 @@ struct ImportSession {
         var loadErrors: [String: EntitlementError] = [:]
         var touched: [String] = [], changed: Set<String> = []
         var lastTime: [String: Date] = [:]
+        var mappedProducts = ImportNotices.MappedProducts()
+        var positions: [String: ProfileMerger.Positions?] = [:]
         for index in outcomes.indices {
             progress.show("merge", index + 1)
             guard !outcomes[index].failed, let document = outcomes[index].document, let time = outcomes[index].time else { continue }
@@ -137,12 +139,21 @@ struct ImportSession {
                     fail(&outcomes[index], error)
                     continue
                 }
-                let stored = profiles[user] ?? nil
-                if stored == nil, let refusal = Self.refusalOfNewUser(user, outcome: outcomes[index]) {
+                if (profiles[user] ?? nil) == nil, let refusal = Self.refusalOfNewUser(user, outcome: outcomes[index]) {
                     fail(&outcomes[index], refusal)
                     continue
                 }
-                let (profile, report) = ProfileMerger.merge(document, into: stored, userID: user, newProfileID: context.newID(), now: now)
+                // Taken out of the table and merged in place, with the positions kept from the
+                // last document: many documents for one customer cost each its own size.
+                var userPositions = positions.removeValue(forKey: user) ?? nil
+                let profile: Profile, report: MergeReport
+                if case .some(.some(var stored)) = profiles.removeValue(forKey: user) {
+                    report = ProfileMerger.merge(document, into: &stored, positions: &userPositions)
+                    profile = stored
+                } else {
+                    (profile, report) = ProfileMerger.merge(document, into: nil, userID: user, newProfileID: context.newID(), now: now)
+                }
+                positions[user] = userPositions
                 outcomes[index].merge = report
                 for warning in report.warnings { warn(warning, file: outcomes[index].name) }
                 outcomes[index].warnings += report.warnings
@@ -150,10 +161,20 @@ struct ImportSession {
                 if report.changed { changed.insert(user) }
                 lastTime[user] = time
             }
+            // Verdicts use the document's own mappings either way: they are a property of the document.
             let (extended, added) = ConfigurationExtender.extend(configuration, with: document.productMappings)
-            configuration = extended
-            outcomes[index].configAdded = added
-            outcomes[index].verdicts = Reconciler.reconcile(document, configuration: configuration, at: time)
+            var notices: [String] = []
+            if command.updateConfig {
+                configuration = extended
+                outcomes[index].configAdded = added
+            } else {
+                outcomes[index].configNotAdded = added
+                notices = added.map(ImportNotices.configurationNotChanged)
+            }
+            notices += ImportNotices.unmappedProducts(document, configuration: extended, cache: &mappedProducts).map(ImportNotices.unmappedProduct)
+            for notice in notices { warn(notice, file: outcomes[index].name) }
+            outcomes[index].warnings += notices
+            outcomes[index].verdicts = Reconciler.reconcile(document, configuration: extended, at: time)
         }
         resultingConfiguration = configuration
         resultingProfiles = touched.compactMap { user in (profiles[user] ?? nil).map { ($0, lastTime[user] ?? now) } }

@@ -33,16 +33,7 @@ package struct MigrateCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let change = ChangeDescription(summary: "migrate profiles to the \(layout.rawValue) layout", actor: try options.resolvedActor(context, store: store))
-        let moved = try store.withWriteLock(change) { () throws(EntitlementError) -> Int in
-            var configuration = try store.loadConfiguration()
-            var count = try LayoutMigration.move(directory: "\(store.root)/\(EntitlementStore.profilesDirectory)", to: layout, store: store)
-            count += try LayoutMigration.move(directory: "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", to: layout, store: store)
-            if configuration.profileLayout != layout {
-                configuration.profileLayout = layout
-                try store.saveConfiguration(configuration)
-            }
-            return count
-        }
+        let moved = try LayoutMigration.migrate(store, to: layout, change: change)
         if options.json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([("layout", .string(layout.rawValue)), ("moved_files", .int(moved))]))))
         } else {

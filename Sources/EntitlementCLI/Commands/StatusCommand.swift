@@ -58,7 +58,7 @@ package struct StatusCommand: RunnableCommand, Equatable {
                                                     headers: output.headers, width: context.outputWidth))
         case .jsonl, .csv, .tsv:
             // One record per entitlement.
-            let levels = engine.entitlementIDs(for: profile).map { engine.evaluate($0, for: profile, at: date).accessLevel }
+            let levels = engine.accessLevels(for: profile, at: date)
             context.stdout.write(AccessLevelText.records(levels, at: date, style: style, userID: profile.customerUserID).render(output, width: nil))
         }
         return .success

@@ -16,6 +16,7 @@ extension ImportReport {
             ("signatures_verified", .bool(session.jwsDecoded > 0 && session.jwsVerified == session.jwsDecoded)),
             ("totals", .object(JSONObject([
                 ("config_added", .int(outcomes.map(\.configAdded.count).reduce(0, +))),
+                ("config_not_added", .int(outcomes.map(\.configNotAdded.count).reduce(0, +))),
                 ("disagreements", .int(outcomes.map(\.disagreements).reduce(0, +))),
                 ("not_compared", .int(outcomes.map(\.notCompared).reduce(0, +))),
                 ("documents", .object(JSONObject([("imported", .int(outcomes.filter { !$0.failed }.count)), ("failed", .int(outcomes.filter(\.failed).count))]))),
@@ -37,9 +38,8 @@ extension ImportReport {
         }
         func strings(_ list: [String]?) -> JSONValue { .array((list ?? []).map(JSONValue.string)) }
         return JSONObject([
-            ("config_added", .array(outcome.configAdded.map {
-                .object(JSONObject([("entitlement", .string($0.entitlement)), ("product_id", .string($0.productID)), ("created_entitlement", .bool($0.createdEntitlement))]))
-            })),
+            ("config_added", .array(outcome.configAdded.map(Self.json))),
+            ("config_not_added", .array(outcome.configNotAdded.map(Self.json))),
             ("custom_attributes", .object(JSONObject([("set", strings(merge?.attributesSet)), ("unchanged", strings(merge?.attributesUnchanged))]))),
             ("detail", .string(document?.detail)),
             ("document_time", .string(outcome.failed ? nil : outcome.time.map(ISODate.format))),
@@ -70,5 +70,10 @@ extension ImportReport {
             })),
             ("warnings", strings(outcome.warnings)),
         ])
+    }
+
+    static func json(_ addition: ConfigAddition) -> JSONValue {
+        .object(JSONObject([("entitlement", .string(addition.entitlement)), ("product_id", .string(addition.productID)),
+                            ("created_entitlement", .bool(addition.createdEntitlement))]))
     }
 }

@@ -46,10 +46,11 @@ enum ImportReport {
         } else {
             out += " → nothing to import\n"
         }
-        if !outcome.configAdded.isEmpty {
-            let additions = outcome.configAdded.map { "\(Terminal.escape($0.entitlement)) += \(Terminal.escape($0.productID))\($0.createdEntitlement ? " (new entitlement)" : "")" }
-            out += "  configuration: \(additions.joined(separator: ", "))\n"
+        func additions(_ list: [ConfigAddition]) -> String {
+            list.map { "\(Terminal.escape($0.entitlement)) += \(Terminal.escape($0.productID))\($0.createdEntitlement ? " (new entitlement)" : "")" }.joined(separator: ", ")
         }
+        if !outcome.configAdded.isEmpty { out += "  configuration: \(additions(outcome.configAdded))\n" }
+        if !outcome.configNotAdded.isEmpty { out += "  configuration not changed (needs --update-config): \(additions(outcome.configNotAdded))\n" }
         for item in document.skipped { out += "  skipped: \(Terminal.escape(item))\n" }
         if outcome.atIgnored, let source = outcome.timeSource {
             out += "  --at ignored: the document has its own time (\(source.rawValue))\n"
@@ -92,6 +93,8 @@ enum ImportReport {
         var out = "Total: \(added) transaction\(added == 1 ? "" : "s") added, \(sum(\.transactionsUpdated.count)) updated, \(sum(\.transactionsUnchanged.count)) unchanged; "
         out += "\(sum(\.renewalsAdded.count)) renewal info added, \(sum(\.renewalsUpdated.count)) updated, \(sum(\.renewalsUnchanged.count)) unchanged; "
         out += "\(configured) configuration product\(configured == 1 ? "" : "s") added; "
+        let notAdded = outcomes.map(\.configNotAdded.count).reduce(0, +)
+        if notAdded > 0 { out += "\(notAdded) not added (needs --update-config); " }
         out += "\(disagreements) disagreement\(disagreements == 1 ? "" : "s"), \(outcomes.map(\.notCompared).reduce(0, +)) not compared.\n"
         let failed = outcomes.filter(\.failed)
         if !failed.isEmpty {

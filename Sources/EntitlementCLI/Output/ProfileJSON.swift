@@ -16,11 +16,11 @@ enum ProfileJSON {
     static func render(_ fullProfile: Profile, engine: StatusEngine, at date: Date, explain: Bool, into sink: ByteSink) {
         // Everything is shown as known at `date`; the engine gets the whole profile so
         // `--explain` can name what was left out.
-        let basis = EvaluationBasis(fullProfile, at: date)
+        let ids = engine.entitlementIDs(for: fullProfile).sorted(by: JSONKey.precedes)
+        let basis = EvaluationBasis(fullProfile, at: date, indexed: ids.count > 1, counter: engine.counter)
         let profile = basis.profile
         var out = JSONStream(style: .pretty, into: sink)
         out.beginObject()
-        let ids = engine.entitlementIDs(for: fullProfile).sorted(by: JSONKey.precedes)
         let evaluations = ids.map { engine.evaluate($0, in: basis) }
         out.key("access_levels")
         out.beginObject()

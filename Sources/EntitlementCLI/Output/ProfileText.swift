@@ -30,7 +30,7 @@ enum ProfileText {
             out += "  " + label.padded(to: labelWidth) + "  " + Terminal.escape(value) + "\n"
         }
         out += "\n"
-        let evaluations = engine.entitlementIDs(for: fullProfile).map { engine.evaluate($0, for: fullProfile, at: date) }
+        let evaluations = engine.evaluations(for: fullProfile, at: date)
         if evaluations.isEmpty {
             out += "No entitlements are configured.\n"
         } else {

@@ -15,6 +15,8 @@ extension EntitlementError: CustomStringConvertible {
         case .revoke(let error): return error.code
         case .restore(let error): return error.code
         case .storeMissing: return "store_not_found"
+        case .migrationInProgress: return "migration_in_progress"
+        case .migrationCollision: return "migration_collision"
         case .storeExists: return "store_exists"
         case .invalidFile: return "invalid_file"
         case .newerSchema: return "newer_schema"
@@ -36,6 +38,7 @@ extension EntitlementError: CustomStringConvertible {
         case .revoke(let error): return error.exitCode
         case .restore: return .usage
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .untrustedSignedData, .io, .git, .cannotMerge: return .dataError
+        case .migrationInProgress, .migrationCollision: return .dataError
         case .busy: return .busy
         case .remoteUnavailable: return .remoteUnavailable
         }
@@ -54,6 +57,10 @@ extension EntitlementError: CustomStringConvertible {
         case .revoke(let error): return error.message
         case .restore(let error): return error.message
         case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
+        case .migrationInProgress(let path, let layout):
+            return "store \(Terminal.escape(path)): a migration\(layout.map { " to the \(Terminal.escape($0)) layout" } ?? "") was interrupted; its profiles are half moved"
+        case .migrationCollision(let from, let to):
+            return "\(Terminal.escape(from)): cannot move to \(Terminal.escape(to)): a file is already there; nothing was replaced"
         case .storeExists(let path): return "a store already exists at \(Terminal.escape(path)); init never overwrites one"
         case .invalidFile(let path, let detail): return "\(Terminal.escape(path)): \(Terminal.escape(detail))"
         case .newerSchema(let path, let version):
@@ -85,6 +92,10 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.hint
         case .revoke: return nil
         case .restore(let error): return error.hint
+        case .migrationInProgress(_, let layout):
+            return "Finish it first: run 'entitlement migrate --layout \(layout.map(Terminal.escape) ?? "LAYOUT")' again. Nothing else reads or writes profiles until then."
+        case .migrationCollision:
+            return "Two files hold profiles for one name. Keep or merge them by hand (docs/store-format.md), remove the other, then run migrate again."
         case .storeMissing: return "Create one with 'entitlement init --store DIR', or point --store or $ENTITLEMENT_STORE at an existing store."
         case .invalidFile: return "The tool never rewrites a file it cannot read. Fix it by hand; see docs/store-format.md."
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."

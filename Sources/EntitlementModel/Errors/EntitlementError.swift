@@ -23,6 +23,10 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case restore(RestoreError)
     /// No store at this path.
     case storeMissing(path: String)
+    /// `migrate` was interrupted (its marker is there): reads and writes wait until it is run again.
+    case migrationInProgress(path: String, layout: String?)
+    /// `migrate` found a file where it would move another: it never replaces one.
+    case migrationCollision(from: String, to: String)
     /// `init` on a directory that already holds a store.
     case storeExists(path: String)
     /// A file that cannot be used: unparseable, wrong field, misplaced. Never rewritten.

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
@@ -16,12 +17,18 @@ package struct EvaluationBasis {
     let ignored: [IgnoredRecord]
     /// `Supersession.all(in: profile)`.
     package let supersessions: [Supersession.Key: Supersession]
+    /// The transactions and ignored records by what they unlock, when the basis serves
+    /// several entitlements; nil for one, which a single pass serves as well.
+    let index: TransactionIndex?
 
-    package init(_ fullProfile: Profile, at date: Date) {
+    /// `indexed` builds `index`: worth it when more than one entitlement is evaluated.
+    package init(_ fullProfile: Profile, at date: Date, indexed: Bool = false, counter: WorkCounter? = nil) {
         self.fullProfile = fullProfile
         self.date = date
         (profile, ignored) = fullProfile.asKnown(at: date)
-        supersessions = Supersession.all(in: profile)
+        counter.add(fullProfile.transactions.count)
+        supersessions = Supersession.all(in: profile, counter: counter)
+        index = indexed ? TransactionIndex(known: profile, full: fullProfile, ignored: ignored, counter: counter) : nil
     }
 
     /// The supersession of a transaction of `profile`, if it was replaced.

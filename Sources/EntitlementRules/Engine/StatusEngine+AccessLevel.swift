@@ -1,3 +1,4 @@
+import EntitlementBasics
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
@@ -17,6 +18,7 @@ extension StatusEngine {
         level.expiresAt = state == .active ? continuousEnd(from: transaction, until: ownEnd, candidates: candidates, supersessions: supersessions) : ownEnd
         level.isLifetime = state.isActive && level.expiresAt == nil
         level.startsAt = transaction.effectiveStart
+        counter.add(candidates.count)
         let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
         let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
         level.activatedAt = first.effectiveStart
@@ -48,14 +50,19 @@ extension StatusEngine {
     func continuousEnd(from transaction: Transaction, until ownEnd: Date?, candidates: [Transaction],
                        supersessions: [Supersession.Key: Supersession] = [:]) -> Date? {
         guard var end = ownEnd else { return nil }
-        let following = candidates.filter { $0.revokedAt == nil && !$0.type.is(.consumablePurchase) && environment.includes($0.environment) }
-        var extended = true
-        while extended {
-            extended = false
-            for next in following where next.effectiveStart <= end {
-                guard let nextEnd = Supersession.end(of: next, Supersession.lookup(next, in: supersessions)) else { return nil }
-                if nextEnd > end { end = nextEnd; extended = true }
-            }
+        // By start, one sweep reaches the fixed point that repeated passes reached (quadratic
+        // on a long chain): once one starts after the end, every later one does too.
+        var following: [(start: Date, end: Date?)] = []
+        for next in candidates where next.revokedAt == nil && !next.type.is(.consumablePurchase) && environment.includes(next.environment) {
+            following.append((next.effectiveStart, Supersession.end(of: next, Supersession.lookup(next, in: supersessions))))
+        }
+        counter.add(candidates.count)
+        following.sort { counter.add(1); return $0.start < $1.start }
+        for next in following {
+            counter.add(1)
+            guard next.start <= end else { break }
+            guard let nextEnd = next.end else { return nil }
+            if nextEnd > end { end = nextEnd }
         }
         return end
     }
@@ -83,6 +90,9 @@ extension StatusEngine {
             return .nonRenewable
         }
         guard let renewal else { return .unknown }
+        // In grace or billing retry the store is still trying to charge: that outlook wins over
+        // a `will_renew` false that a vendor derives from the billing issue itself (RevenueCat).
+        if state == .gracePeriod || state == .billingRetry { return .billingIssue }
         if renewal.willRenew == false || (renewal.willRenew == nil && renewal.unsubscribedAt != nil) { return .canceled }
         if renewal.billingIssueDetectedAt != nil || renewal.isInBillingRetry == true || state == .gracePeriod { return .billingIssue }
         if renewal.willRenew == true { return .willRenew }

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import FoundationEssentials
 import EntitlementModel
 
@@ -13,6 +14,8 @@ import EntitlementModel
 package struct StatusEngine: Sendable {
     package var configuration: ProductConfiguration
     package var environment: EnvironmentFilter
+    /// Counts the engine's steps for the counted-work tests; nil otherwise.
+    package var counter: WorkCounter?
 
     package init(configuration: ProductConfiguration, environment: EnvironmentFilter = .any) {
         self.configuration = configuration
@@ -32,7 +35,19 @@ package struct StatusEngine: Sendable {
 
     /// Every entitlement's access level at `date`.
     package func accessLevels(for profile: Profile, at date: Date) -> [AccessLevel] {
-        entitlementIDs(for: profile).map { evaluate($0, for: profile, at: date).accessLevel }
+        evaluations(for: profile, at: date).map(\.accessLevel)
+    }
+
+    /// Every entitlement's evaluation at `date` (`entitlementIDs(for:)` order), over one indexed basis.
+    package func evaluations(for profile: Profile, at date: Date) -> [Evaluation] {
+        evaluations(of: entitlementIDs(for: profile), for: profile, at: date)
+    }
+
+    /// The evaluations of `ids` at `date`, over one basis: indexed when there are several,
+    /// so each entitlement visits only its own transactions.
+    package func evaluations(of ids: [String], for profile: Profile, at date: Date) -> [Evaluation] {
+        let basis = EvaluationBasis(profile, at: date, indexed: ids.count > 1, counter: counter)
+        return ids.map { evaluate($0, in: basis) }
     }
 
     /// True when `transaction` counts towards `entitlementID`.
@@ -47,22 +62,32 @@ package struct StatusEngine: Sendable {
     /// Only what was recorded by `date` counts (`Profile.asKnown(at:)`): the answer at T is
     /// the one the tool would have given at T.
     package func evaluate(_ entitlementID: String, for fullProfile: Profile, at date: Date) -> Evaluation {
-        evaluate(entitlementID, in: EvaluationBasis(fullProfile, at: date))
+        evaluate(entitlementID, in: EvaluationBasis(fullProfile, at: date, counter: counter))
     }
 
     /// `evaluate(_:for:at:)` over a basis shared by the evaluations of every entitlement.
+    ///
+    /// O(n log n) in the profile's transactions, wherever `date` falls in a renewal chain
+    /// (issue 23, item 1); `EngineWorkTests` count the steps. The byte-level twin is
+    /// `OneEntitlementEngine`; `FastCheckStoreTests` keep the two equal.
     package func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
-        let profile = basis.profile, fullProfile = basis.fullProfile, date = basis.date
+        let profile = basis.profile, date = basis.date
         // The entitlement's products, looked up once rather than for every transaction.
         let products = configuration.entitlement(entitlementID)?.products ?? []
-        func unlocks(_ transaction: Transaction) -> Bool {
-            if transaction.isManualGrant { return transaction.entitlement == entitlementID }
-            guard let productID = transaction.productID else { return false }
-            return products.contains(productID)
-        }
-        let candidates = profile.transactions.filter(unlocks)
-        let ignored = basis.ignored.filter { record in
-            fullProfile.transactions.contains { ($0.transactionID == record.subject || $0.originalTransactionID == record.subject) && unlocks($0) }
+        let candidates: [Transaction]
+        let ignored: [IgnoredRecord]
+        if let index = basis.index {
+            candidates = index.transactions(unlocking: entitlementID, products: products, counter: counter).map { profile.transactions[$0] }
+            ignored = index.ignored(unlocking: entitlementID, products: products, counter: counter).map { basis.ignored[$0] }
+        } else {
+            func unlocks(_ transaction: Transaction) -> Bool {
+                if transaction.isManualGrant { return transaction.entitlement == entitlementID }
+                guard let productID = transaction.productID else { return false }
+                return products.contains(productID)
+            }
+            counter.add(profile.transactions.count)
+            candidates = profile.transactions.filter(unlocks)
+            ignored = Self.records(basis.ignored, about: basis.fullProfile, unlocking: unlocks, counter: counter)
         }
         guard !candidates.isEmpty else {
             return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: [],
@@ -70,6 +95,7 @@ package struct StatusEngine: Sendable {
                               ignored: ignored)
         }
         let supersessions = basis.supersessions
+        counter.add(3 * candidates.count)
         // Each candidate's supersession, looked up once (a lookup hashes two strings).
         let candidateSupersessions = candidates.map { basis.supersession(of: $0) }
         // The latest access end of each subscription: only that transaction can be in grace.
@@ -91,6 +117,20 @@ package struct StatusEngine: Sendable {
         let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile,
                                 supersessions: supersessions)
         return Evaluation(accessLevel: level, considerations: considerations, decision: decision, ignored: ignored)
+    }
+
+    /// The records about a transaction of `profile` that passes `unlocks` (by its id or its
+    /// original id): one pass over the profile, then one lookup per record.
+    private static func records(_ records: [IgnoredRecord], about profile: Profile, unlocking unlocks: (Transaction) -> Bool,
+                                counter: WorkCounter?) -> [IgnoredRecord] {
+        guard !records.isEmpty else { return [] }
+        var subjects: Set<String> = []
+        for transaction in profile.transactions where unlocks(transaction) {
+            subjects.insert(transaction.transactionID)
+            subjects.insert(transaction.originalTransactionID)
+        }
+        counter.add(profile.transactions.count + records.count)
+        return records.filter { subjects.contains($0.subject) }
     }
 
     /// Keeps the later of `value` and `date` in `value` (one dictionary access through `default:`).
@@ -121,6 +161,7 @@ package struct StatusEngine: Sendable {
     /// Picks the decisive transaction and the state.
     func decide(_ considerations: [Consideration]) -> (Int?, AccessState, String) {
         let indices = considerations.indices
+        counter.add(3 * considerations.count)
         let granting = indices.filter { considerations[$0].verdict.givesAccess }
         if let winner = granting.max(by: { Self.accessOrder(considerations[$0], considerations[$1]) }) {
             let state: AccessState

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
@@ -21,7 +22,7 @@ package struct Supersession: Equatable, Sendable {
 
     /// The supersession of each transaction of `profile` that was replaced, keyed by
     /// `Supersession.key(of:)`.
-    package static func all(in profile: Profile) -> [Key: Supersession] {
+    package static func all(in profile: Profile, counter: WorkCounter? = nil) -> [Key: Supersession] {
         // Chains hold indices into the profile: no transaction is copied.
         var chains: [String: [Int]] = [:]
         for (index, transaction) in profile.transactions.enumerated() where !transaction.type.is(.consumablePurchase) && !transaction.isManualGrant {
@@ -32,10 +33,12 @@ package struct Supersession: Equatable, Sendable {
             for var chain in chains.values {
                 // By start, then id: the next transaction is the first one that starts later.
                 chain.sort {
+                    counter.add(1)
                     let a = transactions[$0].effectiveStart, b = transactions[$1].effectiveStart
                     return a != b ? a < b : transactions[$0].transactionID < transactions[$1].transactionID
                 }
                 var nextIndex = 0
+                counter.add(chain.count)
                 for (position, index) in chain.enumerated() {
                     let start = transactions[index].effectiveStart
                     nextIndex = max(nextIndex, position + 1)

@@ -62,6 +62,9 @@ extension OneEntitlementEngine {
     static func renewState(of transaction: CheckTransaction, renewal: CheckRenewal?, state: AccessState) -> RenewState {
         if transaction.isManualGrant || transaction.kind == .nonConsumablePurchase || transaction.expiresAt == nil { return .nonRenewable }
         guard let renewal else { return .unknown }
+        // In grace or billing retry the store is still trying to charge: that outlook wins over
+        // a `will_renew` false that a vendor derives from the billing issue itself (RevenueCat).
+        if state == .gracePeriod || state == .billingRetry { return .billingIssue }
         if renewal.willRenew == false || (renewal.willRenew == nil && renewal.unsubscribedAt != nil) { return .canceled }
         if renewal.billingIssueDetectedAt != nil || renewal.isInBillingRetry == true || state == .gracePeriod { return .billingIssue }
         if renewal.willRenew == true { return .willRenew }

@@ -42,12 +42,7 @@ package struct FindQuery: Equatable, Sendable {
     package func matches(_ profile: Profile, engine: StatusEngine, at date: Date) -> [AccessLevel] {
         if let attribute, !Self.attribute(profile.customAttributes[attribute.key], equals: attribute.value) { return [] }
         let ids = entitlement.map { [$0] } ?? engine.entitlementIDs(for: profile)
-        var found: [AccessLevel] = []
-        for id in ids {
-            let level = engine.evaluate(id, for: profile, at: date).accessLevel
-            if matches(level, at: date) { found.append(level) }
-        }
-        return found
+        return engine.evaluations(of: ids, for: profile, at: date).map(\.accessLevel).filter { matches($0, at: date) }
     }
 
     /// True when one access level passes the level filters.

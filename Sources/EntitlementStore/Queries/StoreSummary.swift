@@ -53,8 +53,8 @@ package struct StoreSummary: Equatable, Sendable {
     package mutating func add(_ profile: Profile, engine: StatusEngine, at date: Date) {
         profiles += 1
         let week = date.addingTimeInterval(7 * 86_400), month = date.addingTimeInterval(30 * 86_400)
-        for id in engine.entitlementIDs(for: profile) {
-            let level = engine.evaluate(id, for: profile, at: date).accessLevel
+        for level in engine.accessLevels(for: profile, at: date) {
+            let id = level.id
             guard level.state != .never else { continue }
             if engine.configuration.entitlement(id) == nil, counts[id] == nil { unconfigured.append(id) }
             // Updated in place: a copy of the entry would copy its dictionaries for every profile.

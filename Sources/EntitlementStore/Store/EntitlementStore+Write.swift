@@ -35,10 +35,15 @@ extension EntitlementStore {
     /// discarding what a killed writer left (`recover`).
     /// In a team store, everything `body` writes becomes one commit described by `change`
     /// (nothing written, no commit).
-    package func withWriteLock<T>(_ change: ChangeDescription? = nil, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
-        try requireExists()
+    /// `resumingMigration` is `migrate`'s alone: every other writer refuses while an
+    /// interrupted migration's marker is there, checked again once the lock is held.
+    package func withWriteLock<T>(_ change: ChangeDescription? = nil, resumingMigration: Bool = false,
+                                  _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
+        guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        if !resumingMigration { try requireNoMigration() }
         return try lock.withLock { () throws(EntitlementError) -> T in
             try recover()
+            if !resumingMigration { try requireNoMigration() }
             guard let recorder else { return try body() }
             try recorder.begin(change)
             let result = try body()

@@ -61,9 +61,11 @@ package struct EntitlementStore: Sendable {
         return layout
     }
 
-    /// Throws `storeMissing` unless `root` holds a store.
+    /// Throws `storeMissing` unless `root` holds a store, and `migrationInProgress` while an
+    /// interrupted `migrate` has profiles half moved (`MigrationMarker.swift`).
     package func requireExists() throws(EntitlementError) {
         guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        try requireNoMigration()
     }
 
     // MARK: Configuration

@@ -20,6 +20,8 @@ package struct FileSystem: Sendable {
     var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
     package var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    /// A second name for a file; fails with EEXIST rather than replace one (a move that never replaces).
+    package var link: @Sendable (_ from: String, _ to: String) -> Int32
     package var unlink: @Sendable (_ path: String) -> Int32
     var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
@@ -37,6 +39,7 @@ package struct FileSystem: Sendable {
         fchown: { Glibc.fchown($0, $1, $2) },
         chmod: { Glibc.chmod($0, $1) },
         rename: { Glibc.rename($0, $1) },
+        link: { Glibc.link($0, $1) },
         unlink: { Glibc.unlink($0) },
         mkdir: { Glibc.mkdir($0, $1) },
         flock: { lockFile($0, $1) })

@@ -3,9 +3,37 @@ import EntitlementBasics
 import EntitlementModel
 
 /// Renames the files of one store folder into a layout; re-running it finishes an interrupted run.
+/// A move never replaces a file (issue 23, item 15): a profile already at the target is
+/// a collision, reported, never overwritten.
 package enum LayoutMigration {
+    /// What to do with a file whose target is taken by another file.
+    package enum Collision {
+        /// Stop with `migrationCollision`: both files are kept (profiles).
+        case refuse
+        /// Remove the file being moved: the target serves as well (the profile-id index, a cache).
+        case dropSource
+    }
+
+    /// `entitlement migrate`: every profile and index entry to `layout`, then `config.json`,
+    /// under the lock, inside the migration marker (`MigrationMarker.swift`). Returns the
+    /// number of files moved. Run again, it finishes an interrupted run, to any layout.
+    package static func migrate(_ store: EntitlementStore, to layout: ProfileLayout, change: ChangeDescription? = nil) throws(EntitlementError) -> Int {
+        try store.withWriteLock(change, resumingMigration: true) { () throws(EntitlementError) -> Int in
+            var configuration = try store.loadConfiguration()
+            try store.beginMigration(to: layout)
+            var count = try move(directory: "\(store.root)/\(EntitlementStore.profilesDirectory)", to: layout, store: store)
+            count += try move(directory: "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", to: layout, store: store, collision: .dropSource)
+            if configuration.profileLayout != layout {
+                configuration.profileLayout = layout
+                try store.saveConfiguration(configuration)
+            }
+            try store.endMigration()
+            return count
+        }
+    }
+
     /// Moves every file under `directory` (flat or two levels down) to where `layout` puts it.
-    package static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore) throws(EntitlementError) -> Int {
+    package static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore, collision: Collision = .refuse) throws(EntitlementError) -> Int {
         let fileSystem = store.fileSystem
         guard fileSystem.isDirectory(directory) else { return 0 }
         var moves: [(from: String, to: String)] = []
@@ -31,14 +59,50 @@ package enum LayoutMigration {
         let flush = store.durable && !moves.isEmpty ? try FileSystemSync(directory: directory) : nil
         for move in moves {
             try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
-            do {
-                try systemCall("rename") { fileSystem.rename(move.from, move.to) }
-            } catch {
-                throw .io(path: move.from, message: "cannot move to \(move.to): \(error.message)")
-            }
+            try moveWithoutReplacing(move.from, to: move.to, fileSystem: fileSystem, collision: collision)
         }
         for folder in emptied.reversed() { _ = rmdir(folder) }  // only empty ones go
         try flush?.sync()
         return moves.count
+    }
+
+    /// `rename` that never replaces: a second name (`link` fails on an existing target),
+    /// then the old name goes. A run killed between the two leaves both names on one
+    /// file, which the next run recognises and finishes.
+    static func moveWithoutReplacing(_ from: String, to: String, fileSystem: FileSystem, collision: Collision) throws(EntitlementError) {
+        do {
+            try systemCall("link") { fileSystem.link(from, to) }
+        } catch {
+            switch error.code {
+            case EEXIST:
+                if try !sameFile(from, to, fileSystem) {
+                    guard collision == .dropSource else { throw .migrationCollision(from: from, to: to) }
+                }
+            case EPERM, EOPNOTSUPP:
+                // A file system without hard links: the lock keeps writers out, so checking first is enough.
+                guard try fileSystem.status(to) == nil else {
+                    guard collision == .dropSource else { throw .migrationCollision(from: from, to: to) }
+                    break
+                }
+                do {
+                    try systemCall("rename") { fileSystem.rename(from, to) }
+                } catch {
+                    throw .io(path: from, message: "cannot move to \(to): \(error.message)")
+                }
+                return
+            default:
+                throw .io(path: from, message: "cannot move to \(to): \(error.message)")
+            }
+        }
+        do {
+            try systemCall("unlink") { fileSystem.unlink(from) }
+        } catch {
+            throw .io(path: from, message: "cannot remove after moving to \(to): \(error.message)")
+        }
+    }
+
+    private static func sameFile(_ a: String, _ b: String, _ fileSystem: FileSystem) throws(EntitlementError) -> Bool {
+        guard let x = try fileSystem.status(a), let y = try fileSystem.status(b) else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 }

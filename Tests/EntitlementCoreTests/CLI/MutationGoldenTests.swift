@@ -53,9 +53,9 @@ struct MutationGoldenTests {
     @Test func importTextAndJSON() {
         let store = ImportTests.Store()
         let files = ["revenuecat/subscriber-active.json", "adapty/profile-trial.json"].map { ImportTests.fixtures + "/" + $0 }
-        let text = run(["import"] + files + ["--dry-run"], store: store.path, now: ImportTests.clock)
+        let text = run(["import"] + files + ["--dry-run", "--update-config"], store: store.path, now: ImportTests.clock)
         expectGolden(text.stdout, named: "import.txt")
-        let json = run(["import"] + files + ["--json"], store: store.path, now: ImportTests.clock)
+        let json = run(["import"] + files + ["--json", "--update-config"], store: store.path, now: ImportTests.clock)
         expectGolden(json.stdout, named: "import.json")
     }
 }

@@ -44,13 +44,16 @@ extension ImportTests {
         ///
         /// With `--no-verify` unless `verify`: the fixtures' JWS are hand-made and unsigned; these
         /// tests are about mapping. Verification has its own tests (Trust/ and ImportTrustTests).
-        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false, verify: Bool = false) -> CLIResult {
-            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []) + (verify ? [] : ["--no-verify"]), stdin: stdin, now: now)
+        /// With `--update-config` unless `updateConfig` is false (the fixtures' mappings are expected in config.json).
+        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false, verify: Bool = false,
+                       updateConfig: Bool = true) -> CLIResult {
+            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []) + (verify ? [] : ["--no-verify"])
+                   + (updateConfig ? ["--update-config"] : []), stdin: stdin, now: now)
         }
 
         /// `import --json` and its parsed output.
-        func importJSON(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock) -> (CLIResult, JSONValue) {
-            let result = importing(arguments, stdin: stdin, now: now, json: true)
+        func importJSON(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, updateConfig: Bool = true) -> (CLIResult, JSONValue) {
+            let result = importing(arguments, stdin: stdin, now: now, json: true, updateConfig: updateConfig)
             return (result, (try? JSONParser.parse(result.stdout)) ?? .null)
         }
 

@@ -14,7 +14,7 @@ import Synchronization
 /// A `FileSystem` over the real one that fails at a chosen step, for fault-injection tests.
 ///
 /// A step is one call that changes or commits something: open, write, fsync, fchmod,
-/// fchown, rename, unlink, mkdir, chmod, close. Reads and stats are never failed.
+/// fchown, rename, link, unlink, mkdir, chmod, close. Reads and stats are never failed.
 final class FaultyFileSystem: Sendable {
     enum Fault: Sendable, Equatable {
         /// The step fails with this errno (EIO, ENOSPC); later steps run normally.
@@ -98,6 +98,7 @@ final class FaultyFileSystem: Sendable {
             return failed ? -1 : 0
         }
         fs.rename = { from, to in self.fails("rename", path: to) ? -1 : real.rename(from, to) }
+        fs.link = { from, to in self.fails("link", path: to) ? -1 : real.link(from, to) }
         fs.unlink = { path in self.fails("unlink", path: path) ? -1 : real.unlink(path) }
         fs.mkdir = { path, mode in self.fails("mkdir", path: path) ? -1 : real.mkdir(path, mode) }
         fs.chmod = { path, mode in self.fails("chmod", path: path) ? -1 : real.chmod(path, mode) }

@@ -24,7 +24,7 @@ struct ImportCrashTests {
         // Uninterrupted, this import changes both files (else the test would prove nothing).
         let whole = directory.path + "/whole"
         try FileManager.default.copyItem(atPath: template, toPath: whole)
-        #expect(runCLI(["import", document, "--store", whole, "--at", "2026-03-10T00:00:00Z"]).exitCode == 0)
+        #expect(runCLI(["import", document, "--store", whole, "--at", "2026-03-10T00:00:00Z", "--update-config"]).exitCode == 0)
         #expect(readFile(whole + "/config.json") != configBefore)
         #expect(try EntitlementStore(root: whole).loadProfile(userID: user) != nil)
         var random = SplitMix64(seed: 0x1A2B)
@@ -33,7 +33,7 @@ struct ImportCrashTests {
             try FileManager.default.copyItem(atPath: template, toPath: root)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Binary.path)
-            process.arguments = ["import", document, "--store", root, "--at", "2026-03-10T00:00:00Z"]
+            process.arguments = ["import", document, "--store", root, "--at", "2026-03-10T00:00:00Z", "--update-config"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

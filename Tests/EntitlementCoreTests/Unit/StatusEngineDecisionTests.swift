@@ -74,6 +74,21 @@ extension Unit {
             #expect(F.level([Self.subscription], renewals: ["t1": renewal], at: "2026-02-10T00:00:00Z").state == .billingRetry)
         }
 
+        /// Issue 23, item 2: `will_renew` false (RevenueCat's on a billing issue) does not make a
+        /// grace or retry period read `canceled`; outside them it still does.
+        @Test(arguments: [
+            ("2026-02-05T00:00:00Z", AccessState.gracePeriod, RenewState.billingIssue),
+            ("2026-02-12T00:00:00Z", AccessState.billingRetry, RenewState.billingIssue),
+            ("2026-01-20T00:00:00Z", AccessState.active, RenewState.canceled),
+        ])
+        func graceAndRetryOutlookIsBillingIssueEvenWhenWillRenewIsFalse(at: String, state: AccessState, renew: RenewState) {
+            let renewal = RenewalInfo(willRenew: false, billingIssueDetectedAt: F.date("2026-01-10T00:00:00Z"),
+                                      gracePeriodExpiresAt: F.date("2026-02-10T00:00:00Z"), isInBillingRetry: true)
+            let level = F.level([Self.subscription], renewals: ["t1": renewal], at: at)
+            #expect(level.state == state)
+            #expect(level.renewState == renew)
+        }
+
         @Test func billingRetryFalseIsExpired() {
             let renewal = RenewalInfo(willRenew: false, isInBillingRetry: false)
             #expect(F.level([Self.subscription], renewals: ["t1": renewal], at: "2026-02-05T00:00:00Z").state == .expired)

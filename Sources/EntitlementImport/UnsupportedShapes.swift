@@ -1,0 +1,43 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
+/// Documents of vendor APIs that this version recognises but does not import, refused by
+/// name rather than as an "unknown document shape" (issue 23, item 4; docs/import.md,
+/// section 14): RevenueCat's API v2 objects and Adapty's server-side API v2 profile.
+enum UnsupportedShapes {
+    /// RevenueCat API v2 `object` values of customer data.
+    static let revenueCatObjects: Set<String> = ["customer", "subscription", "purchase", "entitlement", "customer.entitlement"]
+
+    /// The refusal for a recognised but unsupported document, nil for any other document.
+    static func refusal(_ value: JSONValue, file: String) -> EntitlementError? {
+        let name = Terminal.escape(file)
+        if let kind = revenueCatV2(value) {
+            return .usage("\(name): RevenueCat API v2 \(kind) is not imported by this version",
+                          hint: "Import RevenueCat's API v1 subscriber response instead (GET /v1/subscribers/{app_user_id}); see docs/import.md, section 14.")
+        }
+        if isAdaptyV2(value) {
+            return .usage("\(name): Adapty server-side API v2 profile (access_levels as an array) is not imported by this version",
+                          hint: "Import the API v1 profile (paid_access_levels as an object); see docs/import.md, section 14.")
+        }
+        return nil
+    }
+
+    /// `customer`, `subscription`, `purchase` or a `list` of them: API v2 marks every object with `object`.
+    private static func revenueCatV2(_ value: JSONValue) -> String? {
+        guard let object = value.objectValue, let kind = object["object"]?.stringValue else { return nil }
+        if revenueCatObjects.contains(kind) { return "\(kind) object" }
+        guard kind == "list", case .array(let items)? = object["items"] else { return nil }
+        let kinds = Set(items.compactMap { $0.objectValue?["object"]?.stringValue })
+        guard let first = kinds.sorted().first, kinds.isSubset(of: revenueCatObjects) else { return nil }
+        return "list of \(first) objects"
+    }
+
+    /// A profile (or `{"data": profile}`) whose `access_levels` is an array, as API v2 returns it.
+    private static func isAdaptyV2(_ value: JSONValue) -> Bool {
+        guard let top = value.objectValue else { return false }
+        let profile = top["data"]?.objectValue ?? top
+        guard case .array? = profile["access_levels"] else { return false }
+        return profile["profile_id"] != nil || profile["customer_user_id"] != nil
+    }
+}
