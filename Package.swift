@@ -13,10 +13,12 @@ let package = Package(
         // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Signature and certificate checks for vendor data; depends on nothing of ours.
-        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
+        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
         .target(name: "EntitlementCore", dependencies: ["EntitlementTrust"]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
+        // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
+        .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
         .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore", "EntitlementTrust", "COpenSSL"], exclude: ["Golden"]),
     ]
 )

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-${FUZZ_SECONDS:-60}}
-targets=${FUZZ_TARGETS:-"json dates import splitter profile"}
+targets=${FUZZ_TARGETS:-"json dates import splitter profile jws"}
 swiftc=${SWIFTC:-swiftc}
 work=.fuzz
 binary=$work/bin/fuzz
@@ -27,15 +27,23 @@ fi
 
 mkdir -p "$work/bin"
 sources=$(find Sources/EntitlementCore -name '*.swift' | sort)
+trust_sources=$(find Sources/EntitlementTrust -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-digest=$(cat $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
+digest=$(cat $sources $trust_sources Sources/COpenSSL/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
+    # EntitlementTrust first, as its own module (instrumented too): EntitlementCore imports
+    # it, and the jws harness reaches it through its package API. libcrypto is linked from
+    # the system (COpenSSL's module map); it is not instrumented.
+    # shellcheck disable=SC2086
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name entitlement \
+        -module-name EntitlementTrust -I Sources/COpenSSL -emit-module -emit-module-path "$work/bin/EntitlementTrust.swiftmodule" \
+        -emit-library -static $trust_sources -o "$work/bin/libEntitlementTrust.a"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable import.
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-        -module-name EntitlementCore -D FUZZING \
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld -package-name entitlement \
+        -module-name EntitlementCore -D FUZZING -I "$work/bin" -I Sources/COpenSSL -L "$work/bin" -lEntitlementTrust \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi
