@@ -2,23 +2,40 @@
 import PackageDescription
 
 // Linux only: the store uses Glibc directly (flock, O_NOFOLLOW, directory fsync); see README, "Platforms".
+//
+// The targets are layered, each depending only on those below it (ARCHITECTURE.md draws the
+// graph); SwiftPM refuses a cycle, so the layering is checked on every build.
 
 let package = Package(
     name: "entitlement",
     products: [
         .executable(name: "entitlement", targets: ["entitlement"]),
-        .library(name: "EntitlementCore", targets: ["EntitlementCore"]),
     ],
     targets: [
         // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // Signature and certificate checks for vendor data; depends on nothing of ours.
+        // Signature and certificate checks for vendor data; depends on nothing else of ours.
         .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
-        .target(name: "EntitlementCore", dependencies: ["EntitlementTrust"]),
-        .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
-        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
+        .target(name: "EntitlementBasics"),
+        .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
+        .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
+        .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
+        .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
+        .target(name: "EntitlementImport", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
+        ]),
+        .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        .target(name: "EntitlementCLI", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam", "EntitlementTrust",
+        ]),
+        .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
+        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore", "EntitlementTrust", "COpenSSL"], exclude: ["Golden"]),
+        .testTarget(name: "EntitlementCoreTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam", "EntitlementCLI", "EntitlementTrust", "COpenSSL",
+        ], exclude: ["Golden"]),
     ]
 )

@@ -26,24 +26,25 @@ if ! find -L "$toolchain_lib" -name 'libclang_rt.fuzzer-*.a' 2>/dev/null | grep 
 fi
 
 mkdir -p "$work/bin"
-sources=$(find Sources/EntitlementCore -name '*.swift' | sort)
-trust_sources=$(find Sources/EntitlementTrust -name '*.swift' | sort)
+# Every library module's sources, compiled as one module (the harnesses reach package and
+# internal API); the imports of the package's own modules are dropped from a copy, since
+# they are all one module here. EntitlementTrust is among them; its libcrypto comes from
+# the system through COpenSSL's module map (-I Sources/COpenSSL), not instrumented.
+library=$(find Sources -maxdepth 1 -type d -name 'Entitlement*' | sort)
+rm -rf "$work/src" && mkdir -p "$work/src"
+for file in $(find $library -name '*.swift' | sort); do
+    sed -E '/^(@testable )?import Entitlement[A-Za-z]*$/d' "$file" > "$work/src/$(echo "${file#Sources/}" | tr '/' '_')"
+done
+sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-digest=$(cat $sources $trust_sources Sources/COpenSSL/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
+digest=$(cat $sources Sources/COpenSSL/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
-    # EntitlementTrust first, as its own module (instrumented too): EntitlementCore imports
-    # it, and the jws harness reaches it through its package API. libcrypto is linked from
-    # the system (COpenSSL's module map); it is not instrumented.
-    # shellcheck disable=SC2086
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name entitlement \
-        -module-name EntitlementTrust -I Sources/COpenSSL -emit-module -emit-module-path "$work/bin/EntitlementTrust.swiftmodule" \
-        -emit-library -static $trust_sources -o "$work/bin/libEntitlementTrust.a"
-    # One module: the harnesses reach internal API; FUZZING drops the tests' @testable import.
+    # One module: the harnesses reach internal API; FUZZING drops the tests' @testable imports.
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
-    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld -package-name entitlement \
-        -module-name EntitlementCore -D FUZZING -I "$work/bin" -I Sources/COpenSSL -L "$work/bin" -lEntitlementTrust \
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
+        -module-name EntitlementFuzz -D FUZZING -I Sources/COpenSSL \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi

@@ -1,7 +1,14 @@
 #if !FUZZING
-@testable import EntitlementCore
-#endif
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 import EntitlementTrust
+#endif
 import FoundationEssentials
 
 /// The properties the fuzz harnesses check. Compiled into the tests (which replay every

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// `import` verifies App Store signed data by default (issue 24, docs/security.md): refusal is
 /// exit 4 with the check named and nothing written; `--trust-root`, `ENTITLEMENT_TRUST_ROOTS`,

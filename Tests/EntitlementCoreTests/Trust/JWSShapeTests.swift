@@ -1,5 +1,6 @@
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementImport
+import EntitlementJSON
 
 /// Import's JWS shape test with `=` padding (issue 23, docs/import.md section 2.1): padding
 /// is allowed at the end of each segment, at most two, never alone or in the middle.
