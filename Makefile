@@ -102,7 +102,7 @@ bench:
 bench-quick:
 	bash scripts/bench.sh quick
 
-## Fuzzes each harness (JSON, dates, import, stdin splitters) for FUZZ_SECONDS (default 60)
+## Fuzzes each harness (JSON, dates, import, stdin splitters, profile, JWS and certificates) for FUZZ_SECONDS (default 60)
 ## with libFuzzer and AddressSanitizer; a crash input lands in Fuzz/regressions/ and fails the run.
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -12,28 +12,30 @@ let package = Package(
         .executable(name: "entitlement", targets: ["entitlement"]),
     ],
     targets: [
+        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Signature and certificate checks for vendor data; depends on nothing else of ours.
+        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
         .target(name: "EntitlementBasics"),
         .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
         .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
         .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
-        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
-        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // Signature and certificate checks for vendor data; depends on nothing of ours.
-        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
         .target(name: "EntitlementImport", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
         ]),
         .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
         .target(name: "EntitlementCLI", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "EntitlementImport", "EntitlementTeam",
+            "EntitlementImport", "EntitlementTeam", "EntitlementTrust",
         ]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
+        // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
+        .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
         .testTarget(name: "EntitlementCoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementCLI",
+            "EntitlementImport", "EntitlementTeam", "EntitlementCLI", "EntitlementTrust", "COpenSSL",
         ], exclude: ["Golden"]),
     ]
 )

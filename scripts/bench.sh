@@ -436,6 +436,10 @@ declare -A SWEEP_KIB SUMMARY_KIB
 GRANT_IDS=0; GRANT_GRANTED=0; GRANT_KIB=
 support_benchmarks
 
+# shellcheck source=scripts/bench-trust.sh
+source scripts/bench-trust.sh
+trust_benchmarks
+
 # ---------------------------------------------------------------- the table
 
 for size in "${SIZES[@]}"; do

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-${FUZZ_SECONDS:-60}}
-targets=${FUZZ_TARGETS:-"json dates import splitter profile"}
+targets=${FUZZ_TARGETS:-"json dates import splitter profile jws"}
 swiftc=${SWIFTC:-swiftc}
 work=.fuzz
 binary=$work/bin/fuzz
@@ -28,7 +28,8 @@ fi
 mkdir -p "$work/bin"
 # Every library module's sources, compiled as one module (the harnesses reach package and
 # internal API); the imports of the package's own modules are dropped from a copy, since
-# they are all one module here.
+# they are all one module here. EntitlementTrust is among them; its libcrypto comes from
+# the system through COpenSSL's module map (-I Sources/COpenSSL), not instrumented.
 library=$(find Sources -maxdepth 1 -type d -name 'Entitlement*' | sort)
 rm -rf "$work/src" && mkdir -p "$work/src"
 for file in $(find $library -name '*.swift' | sort); do
@@ -36,14 +37,14 @@ for file in $(find $library -name '*.swift' | sort); do
 done
 sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-digest=$(cat $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
+digest=$(cat $sources Sources/COpenSSL/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable imports.
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-        -module-name EntitlementFuzz -D FUZZING \
+        -module-name EntitlementFuzz -D FUZZING -I Sources/COpenSSL \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi

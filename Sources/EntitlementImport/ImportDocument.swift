@@ -94,7 +94,7 @@ package struct ProductMapping: Hashable, Sendable {
 /// A transaction mapped from vendor data, with what the merge needs to know about it.
 struct MappedTransaction: Sendable {
     /// The key in the vendor object that says whether the JWS it came from was verified.
-    static let signatureKey = SignatureRecord.key
+    static let signatureKey = SignedDataState.vendorKey
 
     /// The transaction as mapped; `raw` is empty.
     var transaction: Transaction

@@ -1,3 +1,5 @@
+import EntitlementJSON
+import EntitlementModel
 import EntitlementTrust
 import EntitlementJSON
 import EntitlementModel
@@ -6,11 +8,10 @@ import EntitlementModel
 /// or only decoded (`--no-verify`, for data already verified elsewhere).
 package struct JWSReader: Sendable {
     /// What is known of a payload's signature; stored on imported transactions (docs/store-format.md).
-    /// What the import records of the check (`vendor.appstore.signature`).
-    typealias Signature = SignatureRecord
+    package typealias Signature = SignedDataState
 
     /// Nil when signatures are not verified.
-    let verifier: AppStoreSignedDataVerifier?
+    package let verifier: AppStoreSignedDataVerifier?
 
     package init(verifier: AppStoreSignedDataVerifier?) {
         self.verifier = verifier
@@ -21,7 +22,7 @@ package struct JWSReader: Sendable {
 
     /// The payload object of `text` with its signature state; nil when the payload is not a
     /// JSON object (a format error, not a trust one).
-    func payload(_ text: String) throws(SignedDataError) -> (object: JSONObject, signature: Signature)? {
+    package func payload(_ text: String) throws(SignedDataError) -> (object: JSONObject, signature: Signature)? {
         guard let verifier else { return JWS.payload(of: text).map { ($0, .unverified) } }
         let verified = try verifier.verifyDecoded(text)
         guard case .object(let object)? = try? JSONParser.parse(verified.payload, allowTrailingCommas: true) else { return nil }

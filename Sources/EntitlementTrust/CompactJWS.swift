@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A compact JWS split and decoded, nothing verified yet (RFC 7515 section 7.1).
 struct CompactJWS {
     /// `header.payload` exactly as given: the bytes the signature covers.
@@ -14,9 +12,22 @@ struct CompactJWS {
     let fields: Header
 
     /// The two header members Apple's format uses; any others are ignored, as Apple does.
-    struct Header: Decodable {
+    struct Header {
+        /// `alg`, nil when absent or not a string.
         let alg: String?
+        /// `x5c`, nil when absent or not an array of strings.
         let x5c: [String]?
+
+        init?(_ bytes: [UInt8]) {
+            guard let json = TrustJSON.parse(bytes), case .object = json else { return nil }
+            alg = json["alg"]?.string
+            if case .array(let items)? = json["x5c"] {
+                let strings = items.compactMap(\.string)
+                x5c = strings.count == items.count ? strings : nil
+            } else {
+                x5c = nil
+            }
+        }
     }
 
     /// Splits `text` (surrounding whitespace ignored) into its three base64url segments.
@@ -31,7 +42,7 @@ struct CompactJWS {
         guard !segments[0].isEmpty, let header = TrustBase64.decode(segments[0], alphabet: .url) else { throw .malformed("the header is not base64url") }
         guard !segments[1].isEmpty, let payload = TrustBase64.decode(segments[1], alphabet: .url) else { throw .malformed("the payload is not base64url") }
         guard let signature = TrustBase64.decode(segments[2], alphabet: .url) else { throw .malformed("the signature is not base64url") }
-        guard let fields = try? JSONDecoder().decode(Header.self, from: Data(header)) else { throw .malformed("the header is not a JSON object") }
+        guard let fields = Header(header) else { throw .malformed("the header is not a JSON object") }
         signingInput = Array(bytes[segments[0].startIndex..<segments[1].endIndex])
         self.header = header
         self.payload = payload

@@ -1,12 +1,10 @@
-import FoundationEssentials
-
 /// The members of an App Store payload that the identity and date checks read.
 ///
 /// Transactions and renewal info carry them at the top; notifications under `data`,
 /// `summary` or `externalPurchaseToken`. Every member is optional and a member of another
 /// type reads as absent: the shapes are Apple's, and the verifier must not be the place
 /// where an odd but validly signed payload fails.
-struct SignedPayloadClaims: Decodable {
+struct SignedPayloadClaims {
     var signedDate: Int64?
     var environment: String?
     var bundleId: String?
@@ -15,36 +13,27 @@ struct SignedPayloadClaims: Decodable {
     var nested: Nested?
 
     /// `data`, `summary` or `externalPurchaseToken` of a notification.
-    struct Nested: Decodable {
+    struct Nested {
         var environment: String?
         var bundleId: String?
         var appAppleId: Int64?
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            environment = container.lenient(String.self, .environment)
-            bundleId = container.lenient(String.self, .bundleId)
-            appAppleId = container.lenient(Int64.self, .appAppleId)
-        }
-    }
-
-    enum Key: String, CodingKey {
-        case signedDate, environment, bundleId, appAppleId, notificationType, data, summary, externalPurchaseToken
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        signedDate = container.lenient(Int64.self, .signedDate) ?? container.lenient(Double.self, .signedDate).flatMap { Int64(exactly: $0.rounded(.down)) }
-        environment = container.lenient(String.self, .environment)
-        bundleId = container.lenient(String.self, .bundleId)
-        appAppleId = container.lenient(Int64.self, .appAppleId)
-        notificationType = container.lenient(String.self, .notificationType)
-        nested = container.lenient(Nested.self, .data) ?? container.lenient(Nested.self, .summary) ?? container.lenient(Nested.self, .externalPurchaseToken)
     }
 
     /// The claims of a payload's JSON, nil when it is not a JSON object.
     static func read(_ payload: [UInt8]) -> SignedPayloadClaims? {
-        try? JSONDecoder().decode(SignedPayloadClaims.self, from: Data(payload))
+        guard let json = TrustJSON.parse(payload), case .object = json else { return nil }
+        var claims = SignedPayloadClaims()
+        claims.signedDate = json["signedDate"]?.int64
+        claims.environment = json["environment"]?.string
+        claims.bundleId = json["bundleId"]?.string
+        claims.appAppleId = json["appAppleId"]?.int64
+        claims.notificationType = json["notificationType"]?.string
+        for key in ["data", "summary", "externalPurchaseToken"] {
+            guard let inner = json[key], case .object = inner else { continue }
+            claims.nested = Nested(environment: inner["environment"]?.string, bundleId: inner["bundleId"]?.string, appAppleId: inner["appAppleId"]?.int64)
+            break
+        }
+        return claims
     }
 
     /// The environment wherever the payload puts it.
@@ -53,8 +42,4 @@ struct SignedPayloadClaims: Decodable {
     var anyBundleID: String? { bundleId ?? nested?.bundleId }
     /// The app Apple id wherever the payload puts it.
     var anyAppAppleID: Int64? { appAppleId ?? nested?.appAppleId }
-}
-
-private extension KeyedDecodingContainer {
-    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? { (try? decodeIfPresent(type, forKey: key)) ?? nil }
 }

@@ -1,3 +1,7 @@
+import EntitlementBasics
+import EntitlementImport
+import EntitlementModel
+import EntitlementStore
 import EntitlementTrust
 import FoundationEssentials
 import EntitlementBasics

@@ -86,10 +86,10 @@ struct ProfileLint: Sendable {
 
     /// `vendor.appstore.signature` when it says `unverified` (docs/store-format.md), else nil.
     static func unverifiedSignature(_ transaction: JSONObject) -> String? {
-        let format = SignatureRecord.vendorKey
+        let format = "appstore"  // ImportFormat.appstore, a module above this one
         guard case .object(let vendor)? = transaction["vendor"], case .object(let apple)? = vendor[format],
-              apple[SignatureRecord.key]?.stringValue == SignatureRecord.unverified.rawValue else { return nil }
-        return "vendor.\(format).\(SignatureRecord.key)"
+              apple[SignedDataState.vendorKey]?.stringValue == SignedDataState.unverified.rawValue else { return nil }
+        return "vendor.\(format).\(SignedDataState.vendorKey)"
     }
 
     /// What is wrong with `schema_version`, if anything (missing means 1).

@@ -8,6 +8,7 @@
 @testable import EntitlementImport
 @testable import EntitlementTeam
 @testable import EntitlementCLI
+import EntitlementTrust
 #endif
 import FoundationEssentials
 
@@ -17,7 +18,7 @@ import FoundationEssentials
 enum FuzzTargets {
     static let all: [(name: String, check: @Sendable ([UInt8]) -> String?)] = [
         ("json", { json($0) }), ("dates", { dates($0) }), ("import", { importDocument($0) }), ("splitter", { splitter($0) }),
-        ("profile", { profile($0) }),
+        ("profile", { profile($0) }), ("jws", { jws($0) }),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> String?)? { all.first { $0.name == name }?.check }
@@ -67,6 +68,27 @@ enum FuzzTargets {
     /// Any document, in any format the detector picks: an error or a document, never a crash.
     static func importDocument(_ bytes: [UInt8]) -> String? {
         _ = try? DocumentMapper.map(bytes, file: "fuzz.json", format: nil, jws: .decodeOnly)
+        return nil
+    }
+
+    /// Verifiers over Apple's root: strict, and accepting Xcode data (which skips the signature
+    /// and so lets the fuzzer reach the identity checks). One each, so the chain cache is used.
+    static let verifiers: [AppStoreSignedDataVerifier] = [
+        try! AppStoreSignedDataVerifier(bundleID: "com.example", fallbackDate: 1_700_000_000),
+        try! AppStoreSignedDataVerifier(bundleID: "com.example", appAppleID: 1234, allowXcode: true, fallbackDate: 1_700_000_000),
+    ]
+
+    /// The signed-data front end (docs/security.md): JWS framing, base64, header and payload
+    /// JSON, DER and PEM certificate parsing and chain building never crash or hang; and
+    /// whatever the verifier accepts, import's JWS shape test accepts too (else import would
+    /// skip verified data as "not a JWS").
+    static func jws(_ bytes: [UInt8]) -> String? {
+        _ = try? AppStoreSignedDataVerifier(trustRoots: [bytes], includeAppleRoot: false)
+        let text = String(decoding: bytes, as: UTF8.self)
+        for verifier in verifiers {
+            if (try? verifier.verifyDecoded(text)) != nil, !JWS.looksLikeJWS(text) { return "the verifier accepts what import does not see as a JWS" }
+        }
+        _ = try? JWSReader.decodeOnly.payload(text)
         return nil
     }
 
