@@ -55,13 +55,6 @@ enum GitIndex {
 
     /// Installs the hooks, leaving alone any hook of the same name that is not the tool's.
     static func installHooks(_ repository: GitRepository) throws(EntitlementError) {
-        let directory = "\(repository.gitDirectory)/hooks"
-        try GitFiles.makeDirectory(directory)
-        for name in ["reference-transaction", "pre-commit"] {
-            let path = "\(directory)/\(name)"
-            if let existing = try GitFiles.read(path), !String(decoding: existing, as: UTF8.self).contains(hookMarker) { continue }
-            try GitFiles.writeAtomically(Array(hookScript.utf8), to: path)
-            try GitFiles.makeExecutable(path)
-        }
+        try GitHooks.install(hookScript, marker: hookMarker, as: ["reference-transaction", "pre-commit"], in: repository)
     }
 }
