@@ -52,6 +52,7 @@ struct GitSync {
             let push = try network(["push", "--quiet", Self.remote, "\(head):refs/heads/\(branch)"], rejectionIsFine: true)
             if push.succeeded {
                 report.sent += ahead
+                try trackRemoteBranch(branch)
                 return report
             }
         }
@@ -87,6 +88,14 @@ struct GitSync {
     static func isLocalFailure(_ message: String) -> Bool {
         ["cannot lock ref", ".lock': File exists", "Unable to create", "unable to write", "No space left", "insufficient permission",
          "not a git repository", "unable to update local ref", "bad object", "Read-only file system"].contains { message.contains($0) }
+    }
+
+    /// After a first push from a store made with `init --git`: the branch tracks the remote's,
+    /// so a plain `git pull` knows what to merge (a clone has this from git).
+    private func trackRemoteBranch(_ branch: String) throws(EntitlementError) {
+        guard try repository.config("branch.\(branch).remote") == nil else { return }
+        try repository.check(["config", "branch.\(branch).remote", Self.remote])
+        try repository.check(["config", "branch.\(branch).merge", "refs/heads/\(branch)"])
     }
 
     private func count(_ range: String) throws(EntitlementError) -> Int {
