@@ -55,6 +55,10 @@ struct GitCommitter {
         // No hooks: the index hook would only skip itself (ENTITLEMENT_GIT), at the cost of two shells.
         try repository.check(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "entitlement: \(message.split(separator: "\n").first ?? "")", "HEAD", commit,
                               head ?? String(repeating: "0", count: 40)])
+        // Git's index catches up with just these paths now, so `git status` is clean after every
+        // command. Best effort: when it cannot (a person's git holds index.lock), the record
+        // stays and `sync` or the hooks catch up later; the commit itself is done.
+        _ = try? GitIndex.refresh(repository)
         return commit
     }
 
