@@ -29,6 +29,8 @@ enum LayoutMigration {
         let flush = store.durable && !moves.isEmpty ? try FileSystemSync(directory: directory) : nil
         for move in moves {
             try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
+            // A linked folder is never followed: no file is moved in from, or out to, outside the store.
+            try store.requireRealFolders(of: String(move.from.dropFirst(store.root.count + 1)))
             do {
                 try syscall("rename") { fileSystem.rename(move.from, move.to) }
             } catch {

@@ -86,4 +86,22 @@ struct HostileMachineTests {
         #expect(grant.stderr.contains("symbolic link"))
         #expect(!FileManager.default.fileExists(atPath: outside + "/authorized_keys"))
     }
+
+    /// `migrate` moves no file in from, or out to, a linked fan-out folder.
+    @Test func migrateNeverMovesThroughALinkedFolder() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.path + "/store"
+        #expect(try Binary.run(["init", "--store", store, "--entitlement", "premium"]).exitCode == 0)
+        #expect(try Binary.run(["migrate", "--layout", "fanout", "--store", store]).exitCode == 0)
+        #expect(try Binary.run(["grant", "alice", "premium", "--lifetime", "--store", store]).exitCode == 0)
+        let profile = try Binary.run(["path", "alice", "--store", store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = (profile as NSString).deletingLastPathComponent
+        let outside = directory.path + "/outside"
+        try FileManager.default.moveItem(atPath: folder, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: outside)
+        let migrate = try Binary.run(["migrate", "--layout", "flat", "--store", store])
+        #expect(migrate.exitCode == 4)
+        #expect(migrate.stderr.contains("symbolic link"), "\(migrate.stderr)")
+        #expect(FileManager.default.fileExists(atPath: outside + "/alice.json"))
+    }
 }
