@@ -22,6 +22,11 @@ struct IncomingCheck {
         let shownRef = ref.split(separator: "/").suffix(2).joined(separator: "/")
         let tree = try IncomingTree.changes(in: repository, head: head, ref: ref)
         try StoreTreePolicy.check(tree, source: "the remote's \(shownRef)")
+        if let head {
+            // Also against HEAD itself: with several merge bases (criss-cross histories) git may
+            // merge from another one, but nothing can arrive that is not in this difference.
+            try StoreTreePolicy.check(try IncomingTree.between(head, ref, in: repository), source: "the remote's \(shownRef)")
+        }
         guard contents else { return Summary() }
         let changed = tree.entries.filter { !$0.isDeletion }.map(\.path)
             .filter { $0 == EntitlementStore.configFileName || ($0.hasPrefix("\(EntitlementStore.profilesDirectory)/") && $0.hasSuffix(".json")) }

@@ -24,7 +24,12 @@ struct IncomingTree {
             let result = try repository.run(["merge-base", head, ref])
             if result.succeeded { base = result.output.trimmingWhitespace }
         }
-        let raw = try repository.check(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", base, ref])
+        return try between(base, ref, in: repository)
+    }
+
+    /// What differs from `old` to `new` (trees or commits), as `new` has it.
+    static func between(_ old: String, _ new: String, in repository: GitRepository) throws(EntitlementError) -> IncomingTree {
+        let raw = try repository.check(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", old, new])
         return IncomingTree(entries: parse(Array(raw.utf8)))
     }
 
