@@ -61,6 +61,13 @@ enum GitSetup {
         try GitPermissions.makePrivate(repository)
     }
 
+    /// For a clone made by an older version: the set-up above, once, when its private
+    /// attributes are missing or differ (one small read otherwise). `sync` calls it first.
+    static func upgradeIfNeeded(_ repository: GitRepository) throws(EntitlementError) {
+        let current = try GitFiles.read("\(repository.gitDirectory)/info/attributes")
+        if current != Array(privateAttributes.utf8) { try configure(repository) }
+    }
+
     /// Turns the store at `store.root` into a team store and commits every file in it.
     /// Returns the first commit.
     @discardableResult

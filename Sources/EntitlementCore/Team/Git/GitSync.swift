@@ -32,6 +32,7 @@ struct GitSync {
         try GitFiles.makeDirectory(PathName.directory(of: syncLockPath))
         return try StoreLock(path: syncLockPath, timeout: store.lockTimeout).withLock { () throws(EntitlementError) -> Report in
             try GitRecovery(repository: repository).recoverNetwork()
+            try GitSetup.upgradeIfNeeded(repository)
             return try exchange()
         }
     }

@@ -11,6 +11,8 @@ struct HostileMergeTests {
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
         #expect(try team.run(["sync"], in: "s0").exitCode == 0)
         #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        // s0 stands for a clone made by an older version: its private attributes are missing.
+        try FileManager.default.removeItem(atPath: team.store("s0") + "/.git/info/attributes")
         try team.attackerPushes("attributes", stageAll: false) {
             try team.write(".gitattributes", "profiles/** merge=union\n* working-tree-encoding=UTF-16LE\n", in: TeamFixture.attacker)
             // Staged as raw bytes: the file's own encoding attribute would make `git add` refuse it.
