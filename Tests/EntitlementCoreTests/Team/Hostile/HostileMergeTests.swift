@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 21, items 11, 13, 16 (deletions), 5 and 7: what a push can make a merge do.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))

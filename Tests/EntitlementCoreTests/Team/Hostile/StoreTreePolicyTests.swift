@@ -1,5 +1,12 @@
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// What an incoming tree may hold, path by path and mode by mode (no git, no files).
 @Suite(.tags(.unit))
