@@ -32,6 +32,9 @@ command -v fish >/dev/null 2>&1 || missing="$missing fish"
 command -v groff >/dev/null 2>&1 || missing="$missing groff"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
 command -v git >/dev/null 2>&1 || missing="$missing git"
+# The team store's permission hooks and the hostile-remote tests use find and cp.
+command -v find >/dev/null 2>&1 || missing="$missing findutils"
+command -v cp >/dev/null 2>&1 || missing="$missing coreutils"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done

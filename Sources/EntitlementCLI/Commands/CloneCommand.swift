@@ -31,21 +31,24 @@ package struct CloneCommand: RunnableCommand, Equatable {
         }
         let parent = PathName.directory(of: store.root)
         try GitFiles.makeDirectory(parent)
-        // From the current directory, so a relative DIR means what the user meant.
+        // From the current directory, so a relative DIR means what the user meant. No checkout yet:
+        // the tree is inspected first, so nothing a hostile remote holds reaches the disk.
         let git = GitRepository(root: ".", environment: context.environment)
-        let result = try git.run(["clone", "--quiet", "--", url, store.root])
+        let result = try git.run(["clone", "--quiet", "--no-checkout", "--", url, store.root])
         guard result.succeeded else {
-            throw .remoteUnavailable(remote: url, detail: GitRepository.firstLines(result.errorText, limit: 2))
+            throw .cloneFailed(url: url, detail: GitRepository.firstLines(result.errorText, limit: 2))
         }
         let repository = GitRepository(root: store.root, environment: context.environment)
         try GitSetup.configure(repository)
-        if !GitFiles.exists(store.configPath) {
-            // A bare repository made with plain `git init --bare` may point HEAD at a branch nobody pushed.
-            let branches = try repository.check(["for-each-ref", "--format=%(refname:lstrip=3)", "refs/remotes/origin"])
-                .split(separator: "\n").map(String.init).filter { $0 != "HEAD" }
-            if let branch = branches.contains("main") ? "main" : (branches.count == 1 ? branches[0] : nil) {
-                try repository.check(["checkout", "--quiet", "-b", branch, "--track", "origin/\(branch)"])
-            }
+        try GitPermissions.makeStoreRootPrivate(store.root)
+        guard let branch = try Self.branchToCheckOut(repository) else {
+            throw .git(message: "\(url) is not a team store: it has no config.json", hint: "The clone is at \(store.root); remove it, or add a config.json there.")
+        }
+        try IncomingCheck(store: store, repository: repository).verify("refs/remotes/origin/\(branch)", head: nil, contents: false)
+        if try repository.run(["rev-parse", "--verify", "--quiet", "refs/heads/\(branch)"]).succeeded {
+            try repository.check(["reset", "--hard", "--quiet", "refs/remotes/origin/\(branch)"])
+        } else {
+            try repository.check(["checkout", "--quiet", "-b", branch, "--track", "origin/\(branch)"])
         }
         guard GitFiles.exists(store.configPath) else {
             throw .git(message: "\(url) is not a team store: it has no config.json", hint: "The clone is at \(store.root); remove it, or add a config.json there.")
@@ -57,5 +60,15 @@ package struct CloneCommand: RunnableCommand, Equatable {
             context.stdout.write("Cloned \(Terminal.escape(url)) into \(Terminal.escape(store.root)); share changes with 'entitlement sync'.\n")
         }
         return .success
+    }
+
+    /// The branch HEAD names when the remote has it, else `main` or the remote's only branch
+    /// (a bare repository made with plain `git init --bare` may point HEAD at a branch nobody pushed).
+    static func branchToCheckOut(_ repository: GitRepository) throws(EntitlementError) -> String? {
+        let branches = try repository.check(["for-each-ref", "--format=%(refname:lstrip=3)", "refs/remotes/origin"])
+            .split(separator: "\n").map(String.init).filter { $0 != "HEAD" }
+        let head = try repository.run(["symbolic-ref", "--short", "HEAD"]).output.trimmingWhitespace
+        if branches.contains(head) { return head }
+        return branches.contains("main") ? "main" : (branches.count == 1 ? branches[0] : nil)
     }
 }

@@ -19,6 +19,15 @@ struct MutationOptions: Equatable, Sendable {
         json = parsed.flag(CommonOptions.json)
     }
 
+    /// Only where and who, for a command that shares the actor's resolution (`sync`).
+    init(store: String?, actor: String?) {
+        self.store = store
+        self.actor = actor
+        lockTimeout = nil
+        dryRun = false
+        json = false
+    }
+
     /// The store, with the lock timeout from the flag, `$ENTITLEMENT_LOCK_TIMEOUT` or the default;
     /// a team store (one with `.git`) commits every locked write.
     func store(_ context: Context, command: String) throws(EntitlementError) -> EntitlementStore {

@@ -25,7 +25,7 @@ extension EntitlementError: CustomStringConvertible {
         case .io: return "io_error"
         case .busy: return "lock_timeout"
         case .git: return "git_error"
-        case .remoteUnavailable: return "remote_unavailable"
+        case .remoteUnavailable, .cloneFailed: return "remote_unavailable"
         case .cannotMerge: return "merge_conflict"
         }
     }
@@ -40,7 +40,7 @@ extension EntitlementError: CustomStringConvertible {
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .untrustedSignedData, .io, .git, .cannotMerge: return .dataError
         case .migrationInProgress, .migrationCollision: return .dataError
         case .busy: return .busy
-        case .remoteUnavailable: return .remoteUnavailable
+        case .remoteUnavailable, .cloneFailed: return .remoteUnavailable
         }
     }
 
@@ -72,6 +72,7 @@ extension EntitlementError: CustomStringConvertible {
             return "store is busy: could not lock \(Terminal.escape(path)) within \(formatSeconds(seconds)) s"
         case .git(let message, _): return Terminal.escape(message)
         case .remoteUnavailable(let remote, let detail): return "cannot reach the remote '\(Terminal.escape(remote))': \(Terminal.escape(detail))"
+        case .cloneFailed(let url, let detail): return "cannot clone '\(Terminal.escape(url))': \(Terminal.escape(detail))"
         case .cannotMerge(let path, let conflicts):
             return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
         }
@@ -106,6 +107,7 @@ extension EntitlementError: CustomStringConvertible {
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
         case .git(_, let hint): return hint
         case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
+        case .cloneFailed: return "Nothing was cloned. Check the URL and your access to it, then run 'entitlement clone' again."
         case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
         case .storeExists, .io: return nil
         }

@@ -47,6 +47,8 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case git(message: String, hint: String?)
     /// `sync` or `clone` could not reach the remote; local commits are kept.
     case remoteUnavailable(remote: String, detail: String)
+    /// `clone` could not fetch the store; nothing was made, so there are no local commits to keep.
+    case cloneFailed(url: String, detail: String)
     /// Two versions of a store file that a person must reconcile. Nothing was written.
     case cannotMerge(path: String, conflicts: [String])
 }

@@ -6,9 +6,10 @@ extension FileSystem {
     /// Writes `bytes` to a new file in `stagingDirectory`, ready to be renamed over
     /// `target`: written in full, given the mode and owner of the file it replaces
     /// (or `newFileMode`), fsynced when `durable`. Returns the staged file's path.
-    /// Errors name `target`, the file the user knows, not the staging file.
+    /// Errors name `target`, the file the user knows, not the staging file. The staged file is
+    /// named `prefix` (the target's name and a dot by default), the process id and a random number.
     package func stage(_ bytes: [UInt8], replacing target: String, in stagingDirectory: String,
-               newFileMode: mode_t, durable: Bool) throws(EntitlementError) -> String {
+               newFileMode: mode_t, durable: Bool, prefix: String? = nil) throws(EntitlementError) -> String {
         var mode = newFileMode
         var owner: (uid_t, gid_t)?
         if let existing = try status(target) {
@@ -21,7 +22,7 @@ extension FileSystem {
             }
             owner = (existing.st_uid, existing.st_gid)
         }
-        let staged = "\(stagingDirectory)/\(PathName.base(of: target)).\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staged = "\(stagingDirectory)/\(prefix ?? PathName.base(of: target) + ".")\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd: Int32
         do {
             fd = try systemCall("open") { open(staged, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }

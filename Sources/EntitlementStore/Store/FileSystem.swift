@@ -45,7 +45,7 @@ package struct FileSystem: Sendable {
         flock: { lockFile($0, $1) })
 
     /// `lstat` of `path`: nil when nothing is there (a symbolic link is described, not followed).
-    func status(_ path: String) throws(EntitlementError) -> stat? {
+    package func status(_ path: String) throws(EntitlementError) -> stat? {
         var status = stat()
         do {
             try systemCall("lstat") { lstat(path, &status) }

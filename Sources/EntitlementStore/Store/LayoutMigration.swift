@@ -59,6 +59,8 @@ package enum LayoutMigration {
         let flush = store.durable && !moves.isEmpty ? try FileSystemSync(directory: directory) : nil
         for move in moves {
             try store.ensureDirectory(String(PathName.directory(of: move.to).dropFirst(store.root.count + 1)), mode: modes.directory, syncParents: false)
+            // A linked folder is never followed: no file is moved in from, or out to, outside the store.
+            try store.requireRealFolders(of: String(move.from.dropFirst(store.root.count + 1)))
             try moveWithoutReplacing(move.from, to: move.to, fileSystem: fileSystem, collision: collision)
         }
         for folder in emptied.reversed() { _ = rmdir(folder) }  // only empty ones go

@@ -81,10 +81,28 @@ extension EntitlementStore {
         }
     }
 
+    /// Refuses unless every folder above `relative` (inside the store) is a real directory, not a
+    /// symbolic link. Under the store lock nothing else changes them between this check and the
+    /// rename, so this is as good as opening each component with `O_NOFOLLOW`.
+    func requireRealFolders(of relative: String) throws(EntitlementError) {
+        var path = root
+        for component in relative.split(separator: "/").dropLast() {
+            path += "/\(component)"
+            guard let status = try fileSystem.status(path) else { return }
+            let kind = status.st_mode & S_IFMT
+            if kind == S_IFLNK { throw StorePolicy.symlinkRefused(path) }
+            guard kind == S_IFDIR else { throw StorePolicy.notDirectory(path, kind: kind) }
+        }
+    }
+
     /// Renames what is still staged, fsyncs the directories, removes the journal.
     private func apply(_ renames: [(from: String, to: String)]) throws(EntitlementError) {
         var directories: [String] = []
         for rename in renames {
+            // A journal may have come from elsewhere (a copied store, a teammate's push): a rename
+            // never follows a linked folder out of the store (docs/store-format.md, "Links").
+            try requireRealFolders(of: rename.from)
+            try requireRealFolders(of: rename.to)
             let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
             do {
                 try systemCall("rename") { fileSystem.rename(from, to) }
@@ -128,7 +146,7 @@ extension EntitlementStore {
     }
 
     /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`).
-    private static func isStoreFile(_ path: String) -> Bool {
+    package static func isStoreFile(_ path: String) -> Bool {
         if path == configFileName { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.first == Substring(profilesDirectory) {

@@ -9,10 +9,10 @@ enum StorePolicy {
     static let defaultDirectoryMode: mode_t = 0o700
 
     /// The modes new files and directories get in a store: those of `config.json` and
-    /// of the store directory, always with the owner's read and write. So a team shares
-    /// a store with `chmod 0660 config.json` and `chmod 2770 STORE`, and no umask matters.
+    /// of the store directory, always with the owner's read and write, and no umask matters.
     /// New files never get permissions for others (`0o007`): customer data is not made
-    /// world-readable because an old `config.json` is `0644`.
+    /// world-readable because an old `config.json` is `0644`. (A store shared by a group is
+    /// not supported: the lock and the journal stay owner-only; docs/store-format.md.)
     static func modes(configStatus: stat?, rootStatus: stat?) -> (file: mode_t, directory: mode_t) {
         let file = configStatus.map { $0.st_mode & 0o660 | 0o600 } ?? defaultFileMode
         let directory = rootStatus.map { $0.st_mode & 0o2777 | 0o700 } ?? defaultDirectoryMode

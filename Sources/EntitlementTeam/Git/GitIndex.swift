@@ -1,16 +1,17 @@
 import EntitlementBasics
 import EntitlementModel
 
-/// Git's index in a team store, kept up to date lazily.
+/// Git's index in a team store: current after every commit in a store of up to about 15,000
+/// profiles, kept up to date lazily above that.
 ///
-/// The tool's commits are made by plumbing and never touch `.git/index`: rewriting that file
-/// costs most of a second at 100k profiles (git reads and rewrites all of it to change two
-/// entries). Instead each commit appends the paths it changed to `.git/entitlement/index-stale`
-/// (NUL-separated, before the commit's ref moves), and the index catches up with them in one
-/// `git update-index`: at the start of `sync`, and through two hooks `init --git` and `clone`
-/// install for people who use git directly (`reference-transaction`, so `git pull` refreshes
-/// after its fetch; `pre-commit`, so `git commit` never commits old versions). See
-/// docs/team-store.md, "Git's index".
+/// The tool's commits are made by plumbing. Each commit appends the paths it changed to
+/// `.git/entitlement/index-stale` (NUL-separated, before the commit's ref moves); in a small
+/// store one `git update-index` of those paths follows at once (`isQuickToRewrite`), so
+/// `git status` is clean after the command. In a big store rewriting the index costs most of
+/// a second (git reads and rewrites all of it to change two entries), so the index catches up
+/// at the start of `sync`, and through two hooks `init --git` and `clone` install for people
+/// who use git directly (`reference-transaction`, so `git pull` refreshes after its fetch;
+/// `pre-commit`, so `git commit` never commits old versions). See docs/team-store.md, "Git's index".
 enum GitIndex {
     static func stalePath(_ repository: GitRepository) -> String { "\(repository.gitDirectory)/entitlement/index-stale" }
 
@@ -30,6 +31,19 @@ enum GitIndex {
             try repository.check(["update-index", "-q", "--add", "--remove", "-z", "--stdin"], input: bytes)
         }
         try GitFiles.remove(path)
+    }
+
+    /// The largest `.git/index` brought current after every commit (about 15,000 profiles with
+    /// their index entries). Git reads and rewrites the whole file to change two entries: at
+    /// 100k profiles (27 MB) that took 0.6-1 s, and 0.4 s with a split index, on git 2.39
+    /// (docs/performance.md, "Team store"), far over a grant's 50 ms; below this size it is a
+    /// few milliseconds.
+    static let eagerRefreshLimit = 4 << 20
+
+    /// True when `.git/index` is small enough to rewrite after every commit (or missing).
+    static func isQuickToRewrite(_ repository: GitRepository) -> Bool {
+        guard let status = try? GitFiles.system.status("\(repository.gitDirectory)/index") else { return true }
+        return Int(status.st_size) <= eagerRefreshLimit
     }
 
     /// Forgets the record (after something rewrote the whole index, for example `reset --hard`).
@@ -58,13 +72,6 @@ enum GitIndex {
 
     /// Installs the hooks, leaving alone any hook of the same name that is not the tool's.
     static func installHooks(_ repository: GitRepository) throws(EntitlementError) {
-        let directory = "\(repository.gitDirectory)/hooks"
-        try GitFiles.makeDirectory(directory)
-        for name in ["reference-transaction", "pre-commit"] {
-            let path = "\(directory)/\(name)"
-            if let existing = try GitFiles.read(path), !String(decoding: existing, as: UTF8.self).contains(hookMarker) { continue }
-            try GitFiles.writeAtomically(Array(hookScript.utf8), to: path)
-            try GitFiles.makeExecutable(path)
-        }
+        try GitHooks.install(hookScript, marker: hookMarker, as: ["reference-transaction", "pre-commit"], in: repository)
     }
 }

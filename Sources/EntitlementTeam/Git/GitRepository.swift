@@ -19,9 +19,24 @@ package struct GitRepository: Sendable {
         env["LC_ALL"] = "C"
         // The tool's own git runs hold the store lock: the index hooks (GitIndex) skip them.
         env["ENTITLEMENT_GIT"] = "1"
-        for key in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"] { env[key] = nil }
+        for key in env.keys where key.hasPrefix("GIT_") && !Self.keepsGitVariable(key) { env[key] = nil }
+        env["GIT_TERMINAL_PROMPT"] = "0"
         return env
     }
+
+    /// The caller's `GIT_*` variables that only say how to reach a remote or who the user is;
+    /// every other one (`GIT_DIR`, `GIT_OBJECT_DIRECTORY`, `GIT_COMMON_DIR`, `GIT_NAMESPACE`,
+    /// `GIT_CONFIG_COUNT`, `GIT_EXEC_PATH`, …) could point the tool's git elsewhere, and is cleared.
+    /// `GIT_CONFIG_GLOBAL`/`SYSTEM`/`NOSYSTEM` stay: like `HOME`, they choose the user's own files.
+    static func keepsGitVariable(_ key: String) -> Bool {
+        keptGitVariables.contains(key) || key.hasPrefix("GIT_SSL_") || key.hasPrefix("GIT_HTTP_")
+    }
+
+    private static let keptGitVariables: Set<String> = [
+        "GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_PROXY_SSL_CAINFO",
+        "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+        "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
+    ]
 
     var gitDirectory: String { "\(root)/.git" }
 
@@ -29,10 +44,11 @@ package struct GitRepository: Sendable {
     package static func isRepository(_ root: String) -> Bool { GitFiles.isDirectory("\(root)/.git") }
 
     /// Runs `git ARGS` in the store; nil status means git could not be started.
-    package func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> Subprocess.Result {
+    package func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:],
+             timeout: Double? = nil) throws(EntitlementError) -> Subprocess.Result {
         var env = gitEnvironment
         for (key, value) in extraEnvironment { env[key] = value }
-        guard let result = Subprocess.run(["git", "-C", root] + arguments, environment: env, input: input) else {
+        guard let result = Subprocess.run(["git", "-C", root] + arguments, environment: env, input: input, timeout: timeout) else {
             throw .git(message: "cannot run git", hint: "Install git (for example 'apt-get install git'); a git store needs it.")
         }
         return result

@@ -19,6 +19,26 @@ package enum GitSetup {
 
         """
 
+    /// `.git/info/attributes`: it outranks every `.gitattributes` and no push can change it, so
+    /// a pushed `profiles/** merge=union` or `working-tree-encoding` has no effect. Every file
+    /// is checked out byte for byte (no encoding, filter, ident or end-of-line conversion).
+    static let privateAttributes = """
+        # entitlement: written by 'init --git' and 'clone'; outranks .gitattributes (docs/team-store.md, "Security").
+        * -text -eol -working-tree-encoding -ident -filter merge
+        config.json merge=entitlement
+        profiles/** merge=entitlement
+
+        """
+
+    /// The store's git settings: the merge driver; `git pull` merges (so the driver runs);
+    /// git's own files in `.git` private whatever the umask (`core.sharedRepository=0600`).
+    static func settings(environment: [String: String]) -> [(key: String, value: String)] {
+        [("merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"),
+         ("merge.entitlement.driver", driverCommand(environment: environment)),
+         ("pull.rebase", "false"),
+         ("core.sharedRepository", "0600")]
+    }
+
     /// The merge driver command line git runs: this program's `merge-driver`.
     static func driverCommand(environment: [String: String]) -> String {
         "\(shellQuoted(executablePath(environment: environment))) merge-driver %O %A %B %P"
@@ -35,9 +55,19 @@ package enum GitSetup {
 
     /// The local settings `init --git` and `clone` make (git never copies them with a clone).
     package static func configure(_ repository: GitRepository) throws(EntitlementError) {
-        try repository.check(["config", "merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"])
-        try repository.check(["config", "merge.entitlement.driver", driverCommand(environment: repository.environment)])
+        for setting in settings(environment: repository.environment) { try repository.check(["config", setting.key, setting.value]) }
+        try GitFiles.makeDirectory("\(repository.gitDirectory)/info")
+        try GitFiles.writeAtomically(Array(privateAttributes.utf8), to: "\(repository.gitDirectory)/info/attributes")
         try GitIndex.installHooks(repository)
+        try GitPermissions.installHooks(repository)
+        try GitPermissions.makePrivate(repository)
+    }
+
+    /// For a clone made by an older version: the set-up above, once, when its private
+    /// attributes are missing or differ (one small read otherwise). `sync` calls it first.
+    static func upgradeIfNeeded(_ repository: GitRepository) throws(EntitlementError) {
+        let current = try GitFiles.read("\(repository.gitDirectory)/info/attributes")
+        if current != Array(privateAttributes.utf8) { try configure(repository) }
     }
 
     /// Turns the store at `store.root` into a team store and commits every file in it.

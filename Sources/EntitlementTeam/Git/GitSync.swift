@@ -4,10 +4,20 @@ import EntitlementStore
 
 /// `sync`: fetch, check what arrives, merge through git (so the merge driver runs), push;
 /// a push that loses a race fetches, merges and tries again, a bounded number of times.
+///
+/// The whole run holds the sync lock (`.git/entitlement/sync.lock`), so the tool's fetches and
+/// pushes never overlap and the locks a killed one left can be removed; the merge also holds
+/// the store lock. Each network step is bounded by `timeout` (exit 6 when it fires).
 package struct GitSync {
     let store: EntitlementStore
     let repository: GitRepository
     var pullOnly: Bool
+    /// `--allow-deletions`: a push that removes customers' profiles may merge.
+    package var allowDeletions = false
+    /// The merge commit's author (`--actor`, `$ENTITLEMENT_ACTOR`, git's user, the login name).
+    package var actor: String = "entitlement sync"
+    /// Seconds each fetch or push may take (`--timeout`).
+    package var timeout: Double = GitSync.defaultTimeout
 
     package init(store: EntitlementStore, repository: GitRepository, pullOnly: Bool) {
         self.store = store
@@ -16,87 +26,90 @@ package struct GitSync {
     }
     static let remote = "origin"
     static let maximumAttempts = 5
+    package static let defaultTimeout: Double = 120
 
     package struct Report: Equatable {
         package var received = 0
         package var sent = 0
         package var attempts = 0
+        /// Customers' profile files the merged commits removed (`--allow-deletions`).
+        package var removedProfiles: [String] = []
     }
 
+    var syncLockPath: String { "\(repository.gitDirectory)/entitlement/sync.lock" }
+
     package func run() throws(EntitlementError) -> Report {
+        try GitFiles.makeDirectory(PathName.directory(of: syncLockPath))
+        return try StoreLock(path: syncLockPath, timeout: store.lockTimeout).withLock { () throws(EntitlementError) -> Report in
+            try GitRecovery(repository: repository).recoverNetwork()
+            try GitSetup.upgradeIfNeeded(repository)
+            return try exchange()
+        }
+    }
+
+    private func exchange() throws(EntitlementError) -> Report {
         let branch = try repository.check(["symbolic-ref", "--short", "HEAD"]).trimmingWhitespace
         var report = Report()
+        let merger = GitSyncMerge(store: store, repository: repository, allowDeletions: allowDeletions, actor: actor)
         while report.attempts < Self.maximumAttempts {
             report.attempts += 1
-            try fetch()
+            try network(["fetch", "--quiet", Self.remote])
             let remoteRef = "refs/remotes/\(Self.remote)/\(branch)"
             let hasRemote = try repository.run(["rev-parse", "--verify", "--quiet", remoteRef]).succeeded
-            let head = try StoreLock(path: "\(store.root)/\(EntitlementStore.lockFileName)", timeout: store.lockTimeout)
-                .withLock { () throws(EntitlementError) -> String in
-                    try GitRecovery(repository: repository).recover()
-                    try GitIndex.refresh(repository)
-                    if hasRemote { report.received += try merge(remoteRef) }
-                    return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
-                }
+            let head = try merger.mergeLocked(hasRemote ? remoteRef : nil, into: &report)
             if pullOnly { return report }
             let ahead = hasRemote ? try count("\(remoteRef)..\(head)") : try count(head)
             if ahead == 0 { return report }
-            let push = try repository.run(["push", "--quiet", Self.remote, "\(head):refs/heads/\(branch)"])
+            let push = try network(["push", "--quiet", Self.remote, "\(head):refs/heads/\(branch)"], rejectionIsFine: true)
             if push.succeeded {
                 report.sent += ahead
+                try trackRemoteBranch(branch)
                 return report
-            }
-            let message = push.errorText
-            guard message.contains("rejected") || message.contains("fetch first") || message.contains("non-fast-forward") else {
-                throw .remoteUnavailable(remote: Self.remote, detail: GitRepository.firstLines(message, limit: 2))
             }
         }
         throw .git(message: "sync gave up after \(Self.maximumAttempts) attempts: others kept pushing first",
                    hint: "Your commits are kept; run 'entitlement sync' again.")
     }
 
-    private func fetch() throws(EntitlementError) {
-        let result = try repository.run(["fetch", "--quiet", Self.remote])
-        guard result.succeeded else {
-            throw .remoteUnavailable(remote: Self.remote, detail: GitRepository.firstLines(result.errorText, limit: 2))
+    /// Runs a fetch or push, within the time-out. A failure of the remote is exit 6; a failure
+    /// on this machine (a lock, a full disk, permissions) is exit 4, never 6. With
+    /// `rejectionIsFine`, a push that lost a race is returned for the caller to retry.
+    @discardableResult
+    private func network(_ arguments: [String], rejectionIsFine: Bool = false) throws(EntitlementError) -> Subprocess.Result {
+        let recovery = GitRecovery(repository: repository)
+        let result = try recovery.marking(recovery.remoteGitMarkerPath) { () throws(EntitlementError) in
+            try repository.run(arguments, timeout: timeout)
         }
+        if result.succeeded { return result }
+        if result.timedOut {
+            throw .remoteUnavailable(remote: Self.remote, detail: "git \(arguments[0]) did not finish within \(formatSeconds(timeout)) s (--timeout)")
+        }
+        let message = result.errorText
+        if rejectionIsFine, message.contains("rejected") || message.contains("fetch first") || message.contains("non-fast-forward") {
+            return result
+        }
+        if Self.isLocalFailure(message) {
+            throw .git(message: "git \(arguments[0]) failed in \(repository.root): \(GitRepository.firstLines(message, limit: 2))",
+                       hint: "This is a problem of this machine, not of the remote; your commits are kept.")
+        }
+        throw .remoteUnavailable(remote: Self.remote, detail: GitRepository.firstLines(message, limit: 2))
+    }
+
+    /// Git's messages for failures in the local repository rather than on the way to the remote.
+    static func isLocalFailure(_ message: String) -> Bool {
+        ["cannot lock ref", ".lock': File exists", "Unable to create", "unable to write", "No space left", "insufficient permission",
+         "not a git repository", "unable to update local ref", "bad object", "Read-only file system"].contains { message.contains($0) }
+    }
+
+    /// After a first push from a store made with `init --git`: the branch tracks the remote's,
+    /// so a plain `git pull` knows what to merge (a clone has this from git).
+    private func trackRemoteBranch(_ branch: String) throws(EntitlementError) {
+        guard try repository.config("branch.\(branch).remote") == nil else { return }
+        try repository.check(["config", "branch.\(branch).remote", Self.remote])
+        try repository.check(["config", "branch.\(branch).merge", "refs/heads/\(branch)"])
     }
 
     private func count(_ range: String) throws(EntitlementError) -> Int {
         Int(try repository.check(["rev-list", "--count", range]).trimmingWhitespace) ?? 0
-    }
-
-    /// Merges `remoteRef` into HEAD; returns how many commits arrived. Under the store lock.
-    private func merge(_ remoteRef: String) throws(EntitlementError) -> Int {
-        let incoming = try count("HEAD..\(remoteRef)")
-        guard incoming > 0 else { return 0 }
-        let dirty = try repository.check(["diff-index", "--name-only", "HEAD", "--"]).split(separator: "\n")
-        guard dirty.isEmpty else {
-            throw .git(message: "\(store.root) has uncommitted changes: \(dirty.prefix(3).joined(separator: ", "))",
-                       hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
-        }
-        try IncomingCheck(store: store, repository: repository).verify(remoteRef)
-        let marker = GitRecovery(repository: repository).syncMarkerPath
-        try GitFiles.makeDirectory(PathName.directory(of: marker))
-        try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
-        var environment: [String: String] = [:]
-        if try repository.userIdentity() == nil {
-            // A merge commit needs a committer; a machine without one (a cron job) names the tool.
-            for key in ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"] { environment[key] = "entitlement sync" }
-            for key in ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"] { environment[key] = "" }
-        }
-        let driver = "merge.entitlement.driver=\(GitSetup.driverCommand(environment: repository.environment))"
-        let result = try repository.run(["-c", driver, "merge", "--quiet", "--no-edit", "-m", "sync: merge \(remoteRef.split(separator: "/").suffix(2).joined(separator: "/"))", remoteRef],
-                                        extraEnvironment: environment)
-        if !result.succeeded {
-            let conflicted = (try? repository.check(["diff", "--name-only", "--diff-filter=U"]))?.split(separator: "\n").map(String.init) ?? []
-            _ = try? repository.run(["merge", "--abort"])
-            try GitRecovery(repository: repository).recover()
-            let files = conflicted.isEmpty ? GitRepository.firstLines(result.errorText + result.output) : conflicted.joined(separator: ", ")
-            throw .git(message: "cannot merge what others changed: \(files)",
-                       hint: "Nothing was merged and your commits are kept. " + GitRepository.firstLines(result.errorText, limit: 3))
-        }
-        try GitFiles.remove(marker)
-        return incoming
     }
 }

@@ -41,8 +41,10 @@ struct LooseObjectWriter {
                 let target = path(of: object.id), directory = PathName.directory(of: target)
                 if GitFiles.exists(target) { continue }
                 try GitFiles.makeDirectory(directory)
-                // Read-only, as git makes its objects.
-                staged.append((try fileSystem.stage(Self.zlibStored(object.raw), replacing: target, in: directory, newFileMode: 0o444, durable: false), target))
+                // Read-only, as git makes its objects; staged under a name `git fsck` ignores and a
+                // killed commit's recovery removes (GitStaleFiles).
+                staged.append((try fileSystem.stage(Self.zlibStored(object.raw), replacing: target, in: directory, newFileMode: 0o444,
+                                                    durable: false, prefix: GitStaleFiles.objectStagingPrefix), target))
             }
             if durable { for file in staged { try Self.fsyncFile(file.from, fileSystem) } }
         } catch {

@@ -144,7 +144,10 @@ struct TeamStoreTests {
         let team = TeamFixture()
         let clone = try Binary.run(["clone", team.directory.path + "/nothing.git", "--store", team.store("c")], environment: team.environment)
         #expect(clone.exitCode == 6)
-        #expect(clone.stderr.hasPrefix("Error: cannot reach the remote"))
+        #expect(clone.stderr.hasPrefix("Error: cannot clone"))
+        // Nothing was cloned, so there are no local commits to keep (issue 23, item 18).
+        #expect(clone.stderr.contains("Nothing was cloned"))
+        #expect(!clone.stderr.contains("ommits are kept"))
         let plain = team.directory.store()
         let sync = try Binary.run(["sync", "--store", plain], environment: team.environment)
         #expect(sync.exitCode == 2)
