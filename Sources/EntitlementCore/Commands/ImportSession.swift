@@ -25,6 +25,8 @@ struct ImportSession {
     /// The product configuration after the run (as it would be, with --dry-run).
     private(set) var resultingConfiguration: ProductConfiguration?
     private var progress: ImportProgress
+    /// The run's commit (team store), renamed once the changed customers are known.
+    private var changeDescription: ChangeDescription?
     private var warnedAboutSignatures = false
 
     init(command: ImportCommand, context: Context, store: EntitlementStore) {
@@ -46,7 +48,8 @@ struct ImportSession {
         if command.dryRun {
             try apply(&outcomes, now: now)
         } else {
-            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name)), actor: try command.options.resolvedActor(context, store: store))
+            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name), customers: []), actor: try command.options.resolvedActor(context, store: store))
+            changeDescription = change
             try store.withWriteLock(change) { () throws(EntitlementError) in try apply(&outcomes, now: now) }
         }
         progress.clear()
@@ -148,6 +151,10 @@ struct ImportSession {
         guard !command.dryRun else { return }
         // One commit: the configuration and every changed profile are written together or not at all.
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
+        if let change = changeDescription {
+            store.recorder?.describe(ChangeDescription(summary: ChangeSummary.import(outcomes.map(\.name), customers: touched.filter(changed.contains)),
+                                                       actor: change.actor))
+        }
         let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
         for warning in warnings { warn(warning) }
     }

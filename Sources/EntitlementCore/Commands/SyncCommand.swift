@@ -41,9 +41,14 @@ public struct SyncCommand: RunnableCommand, Equatable {
             context.stdout.write(JSONWriter().string(.object(JSONObject([
                 ("store", .string(store.root)), ("received_commits", .int(report.received)), ("sent_commits", .int(report.sent)),
                 ("attempts", .int(report.attempts)), ("pull_only", .bool(pullOnly)),
+                ("review", .array(report.reviews.map(\.json))),
             ]))))
         } else {
             context.stdout.write("Synced \(Terminal.escape(store.root)) with origin: received \(report.received) commit\(report.received == 1 ? "" : "s"), sent \(report.sent).\n")
+            // Per customer: what the merge decided that leaves someone with less than they meant.
+            for review in report.reviews.sorted(by: { ($0.customer, $0.entitlement) < ($1.customer, $1.entitlement) }) {
+                context.stdout.write(MergeReviewLog.line(review))
+            }
         }
         return .success
     }

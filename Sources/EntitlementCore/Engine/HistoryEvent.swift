@@ -24,7 +24,19 @@ public struct HistoryEvent: Equatable, Sendable {
     /// Team store: whether the recorded actor is the commit's author (nil when either is unknown).
     var actorMatchesAuthor: Bool? {
         guard let recorded, let actor else { return nil }
+        // The merge's own voiding of a duplicate names the person who synced; the merge
+        // commit is theirs by construction, whatever identity git gave it.
+        if recorded.isMerge, kind == .revocation, voidsDuplicate { return nil }
         return recorded.author.matches(actor: actor)
+    }
+
+    /// True for a revocation a merge made because the grant repeated another's idempotency key.
+    public var voidsDuplicate: Bool { kind == .revocation && reason == Transaction.duplicateKeyReason && transaction.duplicateOf != nil }
+
+    /// How the event's reason reads to a person: a voided duplicate says what it duplicated.
+    public var reasonDescription: String? {
+        guard voidsDuplicate, let original = transaction.duplicateOf else { return reason }
+        return "duplicate of \(original) (same idempotency key), voided by the merge"
     }
 
     /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.

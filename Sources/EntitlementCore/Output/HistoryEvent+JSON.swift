@@ -2,15 +2,18 @@ import FoundationEssentials
 
 extension HistoryEvent {
     /// The `--json` object: the event, then the whole transaction as stored.
+    /// A voided duplicate also names the grant it repeated (`duplicate_of`).
     public var json: JSONObject {
-        JSONObject([
+        var object = JSONObject([
             ("at", .string(ISODate.format(at))),
             ("event", .string(kind.rawValue)),
             ("transaction_id", .string(transaction.transactionID)),
             ("actor", .string(actor)),
             ("reason", .string(reason)),
-            ("transaction", transaction.json),
         ])
+        if voidsDuplicate { object["duplicate_of"] = .string(transaction.duplicateOf) }
+        object["transaction"] = transaction.json
+        return object
     }
 
     /// The `--json` object in a team store: the event, its recording commit, and whether

@@ -24,7 +24,7 @@ enum HistoryText {
             var row = [
                 HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
                 transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
-                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reason ?? "-",
+                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
             ]
             var fields = [
                 ISODate.format(event.at), what, transaction.transactionID, transaction.productID ?? "", transaction.entitlement ?? "",

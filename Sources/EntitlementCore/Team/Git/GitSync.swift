@@ -11,6 +11,8 @@ struct GitSync {
         var received = 0
         var sent = 0
         var attempts = 0
+        /// What the merges decided that a person should review (`MergeReview`).
+        var reviews: [MergeReview] = []
     }
 
     func run() throws(EntitlementError) -> Report {
@@ -25,7 +27,10 @@ struct GitSync {
                 .withLock { () throws(EntitlementError) -> String in
                     try GitRecovery(repository: repository).recover()
                     try GitIndex.refresh(repository)
-                    if hasRemote { report.received += try merge(remoteRef) }
+                    if hasRemote {
+                        report.received += try merge(remoteRef)
+                        report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
+                    }
                     return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
                 }
             if pullOnly { return report }
@@ -66,11 +71,15 @@ struct GitSync {
                        hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
         }
         try IncomingCheck(store: store, repository: repository).verify(remoteRef)
+        _ = try MergeReviewLog.take(gitDirectory: repository.gitDirectory)  // left by an earlier `git pull`
         let marker = GitRecovery(repository: repository).syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
         var environment: [String: String] = [:]
-        if try repository.userIdentity() == nil {
+        let identity = try repository.userIdentity()
+        // What the merge itself records (a voided duplicate) names the person who synced.
+        environment[MergeStamp.actorVariable] = identity?.description ?? "entitlement sync"
+        if identity == nil {
             // A merge commit needs a committer; a machine without one (a cron job) names the tool.
             for key in ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"] { environment[key] = "entitlement sync" }
             for key in ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"] { environment[key] = "" }

@@ -4,7 +4,8 @@
 /// - Transactions: the union of both sides, matched by store and transaction id (a
 ///   transaction is never dropped, even if one side deleted it); one that both hold
 ///   merges field by field (`TransactionMerge`); then duplicate idempotency keys are
-///   resolved (`DuplicateGrants`). If both sides list the same transactions in the same
+///   resolved as of the merge's `MergeStamp` (`DuplicateGrants`), after stacked grants
+///   whose base was revoked concurrently are moved (`StackedGrants`). If both sides list the same transactions in the same
 ///   order, that order stays; otherwise they are sorted by `purchased_at`, store, id.
 /// - `created_at`: the earliest of the two.
 /// - Everything else (`profile_id`, `custom_attributes`, `renewal_info`, unknown fields):
@@ -12,12 +13,17 @@
 enum ProfileMerge {
     typealias K = Profile.CodingKeys
 
-    static func merge(base: Profile?, ours: Profile, theirs: Profile) throws(MergeFailure) -> Profile {
+    static func merge(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> Profile {
+        try mergeReviewed(base: base, ours: ours, theirs: theirs, stamp: stamp).profile
+    }
+
+    /// The merge, and what in it a person should review (`MergeReview`).
+    static func mergeReviewed(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> (profile: Profile, reviews: [MergeReview]) {
         guard ours.customerUserID.utf8.elementsEqual(theirs.customerUserID.utf8) else {
             throw .conflicts([MergeConflict(field: K.customerUserID.rawValue, message: "the sides hold different users ('\(Terminal.escape(ours.customerUserID))' and '\(Terminal.escape(theirs.customerUserID))')")])
         }
         let left = ours.json.objectValue!, right = theirs.json.objectValue!
-        if JSONOrder.same(.object(left), .object(right)) { return ours }
+        if JSONOrder.same(.object(left), .object(right)) { return (ours, []) }
         // A base of another user is no common ancestor of these sides.
         let ancestor = base.flatMap { $0.customerUserID.utf8.elementsEqual(ours.customerUserID.utf8) ? $0 : nil }
         let origin = ancestor?.json.objectValue
@@ -27,15 +33,18 @@ enum ProfileMerge {
         let created = K.createdAt.rawValue
         merged[created] = EarliestDate.pick(created, ours: left, theirs: right)
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
-        merged[K.transactions.rawValue] = .array(try transactions(base: ancestor, ours: ours, theirs: theirs).map(JSONValue.object))
+        var stamp = stamp
+        stamp.at = stamp.time(ours: ours, theirs: theirs)
+        let (items, reviews) = try transactions(base: ancestor, ours: ours, theirs: theirs, stamp: stamp)
+        merged[K.transactions.rawValue] = .array(items.map(JSONValue.object))
         do {
-            return try Profile(json: .object(merged))
+            return (try Profile(json: .object(merged)), reviews)
         } catch {
             throw .conflicts([MergeConflict(field: error.path, message: "the merged value would be invalid: \(error.message)")])
         }
     }
 
-    private static func transactions(base: Profile?, ours: Profile, theirs: Profile) throws(MergeFailure) -> [JSONObject] {
+    private static func transactions(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> ([JSONObject], [MergeReview]) {
         let origin = index(base?.transactions ?? [])
         let left = index(ours.transactions), right = index(theirs.transactions)
         var merged: [(key: [UInt8], object: JSONObject, parsed: Transaction)] = []
@@ -62,7 +71,25 @@ enum ProfileMerge {
                 a.parsed.purchasedAt != b.parsed.purchasedAt ? a.parsed.purchasedAt < b.parsed.purchasedAt : a.key.lexicographicallyPrecedes(b.key)
             }
         }
-        return DuplicateGrants.resolve(merged.map(\.object), parsed: merged.map(\.parsed))
+        var objects = merged.map(\.object)
+        let parsed = merged.map(\.parsed)
+        var reviews = StackedGrants.resolve(&objects, parsed: parsed, customer: ours.customerUserID) { revoked, stacked in
+            // The sides whose revocation of the base is the one that stands.
+            let revokers = [left, right].filter { side in
+                side.objects[key(revoked)].flatMap { Revocation(of: $0).revokedAt } == revoked.revokedAt
+            }
+            return revokers.contains { $0.objects[key(stacked)] != nil }
+        }
+        let (resolved, voided) = DuplicateGrants.resolve(objects, parsed: parsed, stamp: stamp)
+        reviews += voided.map { duplicate in
+            MergeReview(kind: .duplicateVoided, customer: ours.customerUserID, entitlement: duplicate.entitlement, transactionID: duplicate.id,
+                        message: "grant \(duplicate.id) repeated the idempotency key of \(duplicate.keeper) and was voided at \(ISODate.format(stamp.at ?? .distantPast))")
+        }
+        return (resolved, reviews)
+    }
+
+    private static func key(_ transaction: Transaction) -> [UInt8] {
+        Array(transaction.store.rawValue.utf8) + [0] + Array(transaction.transactionID.utf8)
     }
 
     /// Transactions by "store NUL id" (bytes), and their order in the file.
@@ -70,9 +97,8 @@ enum ProfileMerge {
         var order: [[UInt8]] = []
         var objects: [[UInt8]: JSONObject] = [:]
         for transaction in transactions {
-            let key = Array(transaction.store.rawValue.utf8) + [0] + Array(transaction.transactionID.utf8)
-            order.append(key)
-            objects[key] = transaction.json.objectValue!
+            order.append(key(transaction))
+            objects[key(transaction)] = transaction.json.objectValue!
         }
         return (order, objects)
     }
