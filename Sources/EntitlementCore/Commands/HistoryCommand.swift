@@ -72,7 +72,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(events, audit: repository != nil).render(output, width: context.outputWidth))
+            context.stdout.write(HistoryText.records(events, customer: profile.customerUserID, audit: repository != nil).render(output, width: context.outputWidth))
             if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(events) { context.stdout.write(note) }
         }
         return .success

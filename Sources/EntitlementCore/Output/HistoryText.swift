@@ -4,7 +4,9 @@ enum HistoryText {
     /// STORE, TRANSACTION, BY and EXPIRES; DATE, EVENT, PRODUCT and REASON stay (else vertical records).
     /// With `audit` (a team store), each row also names its commit, author and signature (dropped
     /// first), and a `!` before BY flags an actor that is not the commit's author.
-    static func records(_ events: [HistoryEvent], audit: Bool = false) -> RecordOutput {
+    /// `customer` joins each JSON record (`customer_user_id`), so records from several
+    /// profiles, or piped on, still say whose they are.
+    static func records(_ events: [HistoryEvent], customer: String? = nil, audit: Bool = false) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
             .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 6), .init("ENV", dropRank: 1), .init("BY", dropRank: 5), .init("REASON"),
@@ -39,7 +41,9 @@ enum HistoryText {
             }
             table.append(row)
             output.fields.append(fields)
-            output.objects.append(audit ? event.auditJSON : event.json)
+            var object = audit ? event.auditJSON : event.json
+            if let customer { object["customer_user_id"] = .string(customer) }
+            output.objects.append(object)
         }
         output.table = table
         return output
