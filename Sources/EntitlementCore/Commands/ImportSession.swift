@@ -133,7 +133,7 @@ struct ImportSession {
                     fail(&outcomes[index], refusal)
                     continue
                 }
-                let (profile, report) = ProfileMerger.merge(document, into: stored, userID: user, newProfileID: context.newID(), now: now)
+                let (profile, report) = ProfileMerger.merge(document, into: stored, userID: user, newProfileID: ProfileIdentity.derived(for: user), now: now)
                 outcomes[index].merge = report
                 for warning in report.warnings { warn(warning, file: outcomes[index].name) }
                 outcomes[index].warnings += report.warnings

@@ -88,3 +88,18 @@ struct TeamMergeRulesTests {
         #expect(try team.git(["log", "-1", "--format=%s"], in: "s0").stdout == "import 1 document for dora: <stdin>\n")
     }
 }
+
+extension TeamMergeRulesTests {
+    @Test func theSameNewCustomerOnTwoClonesKeepsOneIDAndVerifiesClean() throws {
+        let team = try TeamFixture.team(of: 2)
+        let first = try Self.json(try team.run(["grant", "newbie", "premium", "--duration", "1w", "--json"], in: "s0").stdout)
+        let second = try Self.json(try team.run(["grant", "newbie", "sports", "--duration", "1w", "--json"], in: "s1").stdout)
+        let id = try #require(first["profile_id"] as? String)
+        #expect(second["profile_id"] as? String == id, "both clones derive the same id")
+        for clone in ["s0", "s1", "s0"] { #expect(try team.run(["sync"], in: clone).exitCode == 0) }
+        for clone in ["s0", "s1"] {
+            #expect(try team.run(["verify"], in: clone).exitCode == 0)
+            #expect(try team.run(["status", "--profile-id", id], in: clone).exitCode == 0)
+        }
+    }
+}

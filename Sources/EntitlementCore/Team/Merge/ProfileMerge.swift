@@ -33,6 +33,7 @@ enum ProfileMerge {
         let created = K.createdAt.rawValue
         merged[created] = EarliestDate.pick(created, ours: left, theirs: right)
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
+        ProfileMerge.keepEveryProfileID(&merged, ours: ours, theirs: theirs)
         var stamp = stamp
         stamp.at = stamp.time(ours: ours, theirs: theirs)
         let (items, reviews) = try transactions(base: ancestor, ours: ours, theirs: theirs, stamp: stamp)
@@ -86,6 +87,21 @@ enum ProfileMerge {
                         message: "grant \(duplicate.id) repeated the idempotency key of \(duplicate.keeper) and was voided at \(ISODate.format(stamp.at ?? .distantPast))")
         }
         return (resolved, reviews)
+    }
+
+    /// Every profile id either side gave out still resolves (issue 21, item 3): the merged
+    /// `profile_id` is chosen as any other field is, and every other id either side held
+    /// joins `profile_id_aliases` (sorted by bytes).
+    private static func keepEveryProfileID(_ merged: inout JSONObject, ours: Profile, theirs: Profile) {
+        let chosen = merged[K.profileID.rawValue]?.stringValue
+        var seen = Set<[UInt8]>()
+        var aliases: [String] = []
+        for id in [ours.profileID, theirs.profileID].compactMap({ $0 }) + ours.profileIDAliases + theirs.profileIDAliases
+        where id != chosen && seen.insert(Array(id.utf8)).inserted {
+            aliases.append(id)
+        }
+        aliases.sort { JSONOrder.bytes($0, $1) < 0 }
+        merged[ProfileIdentity.aliasesKey] = aliases.isEmpty ? nil : .array(aliases.map(JSONValue.string))
     }
 
     private static func key(_ transaction: Transaction) -> [UInt8] {
