@@ -66,7 +66,7 @@ extension Transaction {
         set { raw[Self.restoredRevocationsKey] = newValue.isEmpty ? nil : .array(newValue.map(\.json)) }
     }
 
-    static let restoredRevocationsKey = "restored_revocations"
+    package static let restoredRevocationsKey = "restored_revocations"
 
     /// Validates `restored_revocations` when a transaction is read.
     static func checkRestoredRevocations(_ reader: FieldReader) throws(FieldError) {

@@ -77,6 +77,7 @@ package struct CLI {
         case .check(let check): return try check.run(context)
         case .status(let status): return try status.run(context)
         case .history(let history): return try history.run(context)
+        case .log(let log): return try log.run(context)
         case .grant(let grant): return try grant.run(context)
         case .revoke(let revoke): return try revoke.run(context)
         case .restore(let restore): return try restore.run(context)

@@ -11,6 +11,7 @@ package enum Command: Sendable {
     case check(CheckCommand)
     case status(StatusCommand)
     case history(HistoryCommand)
+    case log(LogCommand)
     case grant(GrantCommand)
     case revoke(RevokeCommand)
     case restore(RestoreCommand)
@@ -58,6 +59,7 @@ package enum Command: Sendable {
         Entry("check", { CheckCommand.spec }, { (parsed) throws(EntitlementError) in .check(try CheckCommand(parsed)) }),
         Entry("status", { StatusCommand.spec }, { (parsed) throws(EntitlementError) in .status(try StatusCommand(parsed)) }),
         Entry("history", { HistoryCommand.spec }, { (parsed) throws(EntitlementError) in .history(try HistoryCommand(parsed)) }),
+        Entry("log", { LogCommand.spec }, { (parsed) throws(EntitlementError) in .log(try LogCommand(parsed)) }),
         Entry("grant", { GrantCommand.spec }, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
         Entry("revoke", { RevokeCommand.spec }, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
         Entry("restore", { RestoreCommand.spec }, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
@@ -118,6 +120,7 @@ package enum Command: Sendable {
         case .check: return CheckCommand.spec
         case .status: return StatusCommand.spec
         case .history: return HistoryCommand.spec
+        case .log: return LogCommand.spec
         case .grant: return GrantCommand.spec
         case .revoke: return RevokeCommand.spec
         case .restore: return RestoreCommand.spec

@@ -120,7 +120,7 @@ package struct GrantCommand: RunnableCommand, Equatable {
                                    actor: try options.resolvedActor(context, store: store), idempotencyKey: idempotencyKey)
         guard let userID else { return try runBulk(request, store: store, configuration: configuration, now: now, context: context) }
         let transactionID = "manual-" + context.newID()
-        let profileID = context.newID()
+        let profileID = ProfileIdentity.derived(for: userID)
         let plan = { () throws(EntitlementError) -> GrantOutcome in
             let existing = try store.loadProfile(userID: userID)
             do throws(GrantError) {

@@ -77,7 +77,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(audited, audit: repository != nil).render(output, width: context.outputWidth))
+            context.stdout.write(HistoryText.records(audited, customer: profile.customerUserID, audit: repository != nil).render(output, width: context.outputWidth))
             if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(audited) { context.stdout.write(note) }
         }
         return .success

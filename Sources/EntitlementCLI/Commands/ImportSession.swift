@@ -32,6 +32,8 @@ struct ImportSession {
     /// The product configuration after the run (as it would be, with --dry-run).
     private(set) var resultingConfiguration: ProductConfiguration?
     private var progress: ImportProgress
+    /// The run's commit (team store), renamed once the changed customers are known.
+    private var changeDescription: ChangeDescription?
     private var warnedAboutSignatures = false
 
     init(command: ImportCommand, context: Context, store: EntitlementStore) {
@@ -56,7 +58,8 @@ struct ImportSession {
         if command.dryRun {
             try apply(&outcomes, now: now)
         } else {
-            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name)), actor: try command.options.resolvedActor(context, store: store))
+            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name), customers: []), actor: try command.options.resolvedActor(context, store: store))
+            changeDescription = change
             try store.withWriteLock(change) { () throws(EntitlementError) in try apply(&outcomes, now: now) }
         }
         progress.clear()
@@ -151,7 +154,7 @@ struct ImportSession {
                     report = ProfileMerger.merge(document, into: &stored, positions: &userPositions)
                     profile = stored
                 } else {
-                    (profile, report) = ProfileMerger.merge(document, into: nil, userID: user, newProfileID: context.newID(), now: now)
+                    (profile, report) = ProfileMerger.merge(document, into: nil, userID: user, newProfileID: ProfileIdentity.derived(for: user), now: now)
                 }
                 positions[user] = userPositions
                 outcomes[index].merge = report
@@ -181,6 +184,10 @@ struct ImportSession {
         guard !command.dryRun else { return }
         // One commit: the configuration and every changed profile are written together or not at all.
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
+        if let change = changeDescription {
+            store.recorder?.describe(ChangeDescription(summary: ChangeSummary.import(outcomes.map(\.name), customers: touched.filter(changed.contains)),
+                                                       actor: change.actor))
+        }
         let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
         for warning in warnings { warn(warning) }
     }

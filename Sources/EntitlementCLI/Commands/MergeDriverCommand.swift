@@ -1,4 +1,6 @@
+import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement merge-driver BASE OURS THEIRS PATH`: git's merge driver for store files.
@@ -42,14 +44,40 @@ package struct MergeDriverCommand: RunnableCommand, Equatable {
         guard let ourBytes = try GitFiles.read(ours) else { throw .io(path: ours, message: "no such file") }
         guard let theirBytes = try GitFiles.read(theirs) else { throw .io(path: theirs, message: "no such file") }
         let baseBytes = try GitFiles.read(base)
-        let merged: [UInt8]
+        let merged: [UInt8], reviews: [MergeReview]
         do {
-            merged = try StoreFileMerge.merge(path: name, base: baseBytes, ours: ourBytes, theirs: theirBytes)
+            (merged, reviews) = try StoreFileMerge.mergeReviewed(path: name, base: baseBytes, ours: ourBytes, theirs: theirBytes,
+                                                                 stamp: stamp(context), storeConfiguration: Self.storeConfiguration())
         } catch {
             throw error.entitlementError(file: name)
         }
         if merged != ourBytes { try GitFiles.writeAtomically(merged, to: ours) }
+        // For `sync`, which prints them; and on standard error, which a plain `git pull` shows.
+        try MergeReviewLog.append(reviews, gitDirectory: context.environment["GIT_DIR"] ?? ".git")
+        for review in reviews { context.stderr.write("entitlement: " + MergeReviewLog.line(review)) }
         return .success
+    }
+
+    /// The store's configuration: git runs the driver at the top of the work tree, the store's root.
+    static func storeConfiguration() -> ProductConfiguration? {
+        guard let bytes = try? GitFiles.read(EntitlementStore.configFileName), let json = try? JSONParser.parse(bytes) else { return nil }
+        return try? ProductConfiguration(json: json)
+    }
+
+    /// The person who merges: `$ENTITLEMENT_ACTOR`, else the identity `sync` passes
+    /// (`$ENTITLEMENT_MERGE_ACTOR`), else the repository's git user (git runs the driver in
+    /// the work tree, so a plain `git pull` names its user), else "entitlement merge". The
+    /// time comes from the sides (`MergeStamp.knownAt`), never from the clock.
+    func stamp(_ context: Context) -> MergeStamp {
+        let environment = context.environment
+        return MergeStamp(at: nil) {
+            for name in ["ENTITLEMENT_ACTOR", MergeStamp.actorVariable] {
+                if let actor = environment[name], !actor.trimmingWhitespace.isEmpty { return actor }
+            }
+            let repository = GitRepository(root: ".", environment: environment)
+            if let identity = try? repository.userIdentity() { return identity.description }
+            return "entitlement merge"
+        }
     }
 }
 

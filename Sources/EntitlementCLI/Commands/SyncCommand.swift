@@ -64,9 +64,14 @@ package struct SyncCommand: RunnableCommand, Equatable {
                 ("store", .string(store.root)), ("received_commits", .int(report.received)), ("sent_commits", .int(report.sent)),
                 ("attempts", .int(report.attempts)), ("pull_only", .bool(pullOnly)),
                 ("removed_profiles", .array(report.removedProfiles.map { .string($0) })),
+                ("review", .array(report.reviews.map(\.json))),
             ]))))
         } else {
             context.stdout.write("Synced \(Terminal.escape(store.root)) with origin: received \(report.received) commit\(report.received == 1 ? "" : "s"), sent \(report.sent).\n")
+            // Per customer: what the merge decided that leaves someone with less than they meant.
+            for review in report.reviews.sorted(by: { ($0.customer, $0.entitlement) < ($1.customer, $1.entitlement) }) {
+                context.stdout.write(MergeReviewLog.line(review))
+            }
             if !report.removedProfiles.isEmpty {
                 let count = report.removedProfiles.count
                 context.stdout.write("Removed by what arrived (--allow-deletions): \(count) customer profile\(count == 1 ? "" : "s"): "

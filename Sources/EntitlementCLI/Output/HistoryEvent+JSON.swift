@@ -6,15 +6,18 @@ import EntitlementTeam
 
 extension HistoryEvent {
     /// The `--json` object: the event, then the whole transaction as stored.
+    /// A voided duplicate also names the grant it repeated (`duplicate_of`).
     package var json: JSONObject {
-        JSONObject([
+        var object = JSONObject([
             ("at", .string(ISODate.format(at))),
             ("event", .string(kind.rawValue)),
             ("transaction_id", .string(transaction.transactionID)),
             ("actor", .string(actor)),
             ("reason", .string(reason)),
-            ("transaction", transaction.json),
         ])
+        if voidsDuplicate { object["duplicate_of"] = .string(transaction.duplicateOf) }
+        object["transaction"] = transaction.json
+        return object
     }
 }
 

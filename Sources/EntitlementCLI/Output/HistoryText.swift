@@ -8,7 +8,9 @@ enum HistoryText {
     /// STORE, TRANSACTION, BY and EXPIRES; DATE, EVENT, PRODUCT and REASON stay (else vertical records).
     /// With `audit` (a team store), each row also names its commit, author and signature (dropped
     /// first), and a `!` before BY flags an actor that is not the commit's author.
-    static func records(_ events: [AuditedEvent], audit: Bool = false) -> RecordOutput {
+    /// `customer` joins each JSON record (`customer_user_id`), so records from several
+    /// profiles, or piped on, still say whose they are.
+    static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
             .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 6), .init("ENV", dropRank: 1), .init("BY", dropRank: 5), .init("REASON"),
@@ -29,7 +31,7 @@ enum HistoryText {
             var row = [
                 HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
                 transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
-                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reason ?? "-",
+                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
             ]
             var fields = [
                 ISODate.format(event.at), what, transaction.transactionID, transaction.productID ?? "", transaction.entitlement ?? "",
@@ -44,7 +46,9 @@ enum HistoryText {
             }
             table.append(row)
             output.fields.append(fields)
-            output.objects.append(audit ? audited.auditJSON : event.json)
+            var object = audit ? audited.auditJSON : event.json
+            if let customer { object["customer_user_id"] = .string(customer) }
+            output.objects.append(object)
         }
         output.table = table
         return output

@@ -20,6 +20,15 @@ package struct HistoryEvent: Equatable, Sendable {
     package var actor: String?
     package var reason: String?
 
+    /// True for a revocation a merge made because the grant repeated another's idempotency key.
+    package var voidsDuplicate: Bool { kind == .revocation && reason == Transaction.duplicateKeyReason && transaction.duplicateOf != nil }
+
+    /// How the event's reason reads to a person: a voided duplicate says what it duplicated.
+    package var reasonDescription: String? {
+        guard voidsDuplicate, let original = transaction.duplicateOf else { return reason }
+        return "duplicate of \(original) (same idempotency key), voided by the merge"
+    }
+
     /// Every event of `profile`, oldest first; ties keep file order, grants before their revocation.
     package static func events(of profile: Profile) -> [HistoryEvent] {
         var events: [(HistoryEvent, Int)] = []

@@ -36,10 +36,15 @@ package enum ChangeSummary {
         return withReason(text, request.reason)
     }
 
-    /// `import 2 documents: a.json, b.json`.
-    package static func `import`(_ names: [String]) -> String {
+    /// `import 2 documents for alice, bob: a.json, b.json`; past three customers, `for 12 customers`
+    /// (as `grant --stdin`). The customers are those whose profiles the import changed.
+    package static func `import`(_ names: [String], customers: [String]) -> String {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-        return "import \(names.count) document\(names.count == 1 ? "" : "s"): \(shown)"
+        var text = "import \(names.count) document\(names.count == 1 ? "" : "s")"
+        if !customers.isEmpty {
+            text += " for " + (customers.count <= 3 ? customers.joined(separator: ", ") : "\(customers.count) customers")
+        }
+        return text + ": \(shown)"
     }
 
     /// `1m`, `2w`, `12h`, `P1M3D`: the shortest spelling of a duration.

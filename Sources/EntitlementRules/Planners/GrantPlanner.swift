@@ -51,6 +51,7 @@ package enum GrantPlanner {
         transaction.grantedBy = request.actor
         transaction.reason = request.reason
         transaction.idempotencyKey = request.idempotencyKey
+        if let extends { transaction.stackedOn = extends }
         profile.transactions.append(transaction)
         return GrantOutcome(profile: profile, transaction: transaction, changed: true, createdProfile: existing == nil, extendsTransactionID: extends)
     }

@@ -52,7 +52,7 @@ struct BulkGrantPlan: Sendable {
             var item = Work(line: line, loaded: loaded)
             if case .loaded = loaded {
                 item.transactionID = "manual-" + newID()
-                item.profileID = newID()
+                item.profileID = ProfileIdentity.derived(for: line.userID ?? "")
             }
             work.append(item)
         }

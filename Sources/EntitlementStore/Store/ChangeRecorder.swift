@@ -18,6 +18,8 @@ package struct ChangeDescription: Equatable, Sendable {
 package protocol ChangeRecorder: AnyObject, Sendable {
     /// The lock is held; finish anything an interrupted earlier run left, then note `change`.
     func begin(_ change: ChangeDescription?) throws(EntitlementError)
+    /// The change is better described now that its body knows what it changed (before any write).
+    func describe(_ change: ChangeDescription)
     /// `paths` (under the store root) are about to be replaced, created or removed.
     func willWrite(_ paths: [String]) throws(EntitlementError)
     /// The locked section succeeded: record what was written as one change.

@@ -105,7 +105,7 @@ package struct EntitlementStore: Sendable {
         try requireExists()
         if let bytes = try fileSystem.readFile(profileIDIndexPath(for: profileID)),
            let userID = String(validating: bytes, as: UTF8.self), !userID.isEmpty,
-           let profile = try loadProfile(userID: userID), profile.profileID == profileID {
+           let profile = try loadProfile(userID: userID), profile.answers(toProfileID: profileID) {
             return profile
         }
         // A scan must not stop at someone else's broken file; it is reported only
@@ -119,7 +119,7 @@ package struct EntitlementStore: Sendable {
                 // profile: `verify` reports it, a lookup never returns it.
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 guard name == ProfileFileName.name(for: profile.customerUserID) + ".json" else { continue }
-                if profile.profileID == profileID { return profile }
+                if profile.answers(toProfileID: profileID) { return profile }
             } catch {
                 firstFailure = firstFailure ?? error
             }

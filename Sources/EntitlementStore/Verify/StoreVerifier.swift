@@ -85,7 +85,9 @@ package struct StoreVerifier {
                 continue
             }
             guard let profile = try? EntitlementStore.decodeProfile(profileBytes, path: profilePath) else { continue }  // reported with the profile
-            if profile.profileID.map(ProfileFileName.name(for:)) != name {
+            // A merge of two creations keeps the other ids as aliases; each entry of them resolves.
+            let ids = [profile.profileID].compactMap { $0 } + profile.profileIDAliases
+            if !ids.contains(where: { ProfileFileName.name(for: $0) == name }) {
                 report.problems.append(VerifyProblem(path: path, field: nil,
                                                      message: "points nowhere: the profile of '\(userID)' has profile_id \(profile.profileID.map { "'\($0)'" } ?? "null"), not this one"))
             }

@@ -16,6 +16,9 @@ package struct AuditedEvent: Equatable, Sendable {
     /// Team store: whether the recorded actor is the commit's author (nil when either is unknown).
     package var actorMatchesAuthor: Bool? {
         guard let recorded, let actor = event.actor else { return nil }
+        // The merge's own voiding of a duplicate names the person who synced; the merge
+        // commit is theirs by construction, whatever identity git gave it.
+        if recorded.isMerge, event.voidsDuplicate { return nil }
         return recorded.author.matches(actor: actor)
     }
 }

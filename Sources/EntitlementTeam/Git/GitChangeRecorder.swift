@@ -26,6 +26,11 @@ final class GitChangeRecorder: ChangeRecorder {
         state.withLock { $0 = (change, []) }
     }
 
+    func describe(_ change: ChangeDescription) {
+        // Read at the first write, which puts it in the journal; later descriptions would be lost.
+        state.withLock { if $0.paths.isEmpty { $0.change = change } }
+    }
+
     func willWrite(_ paths: [String]) throws(EntitlementError) {
         let relative = paths.map(repository.relativePath)
         let (change, isFirst) = state.withLock { value -> (ChangeDescription?, Bool) in

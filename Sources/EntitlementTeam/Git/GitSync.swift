@@ -34,6 +34,8 @@ package struct GitSync {
         package var attempts = 0
         /// Customers' profile files the merged commits removed (`--allow-deletions`).
         package var removedProfiles: [String] = []
+        /// What the merges decided that a person should review (`MergeReview`).
+        package var reviews: [MergeReview] = []
     }
 
     var syncLockPath: String { "\(repository.gitDirectory)/entitlement/sync.lock" }

@@ -37,12 +37,15 @@ struct GitSyncMerge {
                        hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
         }
         let summary = try IncomingCheck(store: store, repository: repository, allowDeletions: allowDeletions).verify(remoteRef)
+        _ = try MergeReviewLog.take(gitDirectory: repository.gitDirectory)  // left by an earlier `git pull`
         let recovery = GitRecovery(repository: repository)
         let marker = recovery.syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
         let driver = "merge.entitlement.driver=\(GitSetup.driverCommand(environment: repository.environment))"
-        let result = try repository.run(["-c", driver, "merge", "--quiet", "--no-commit", "--no-edit", remoteRef])
+        // What the merge itself records (a voided duplicate) names the person who synced.
+        let result = try repository.run(["-c", driver, "merge", "--quiet", "--no-commit", "--no-edit", remoteRef],
+                                        extraEnvironment: [MergeStamp.actorVariable: actor])
         if !result.succeeded {
             let conflicted = (try? repository.check(["diff", "--name-only", "--diff-filter=U"]))?.split(separator: "\n").map(String.init) ?? []
             try abort()
@@ -62,6 +65,7 @@ struct GitSyncMerge {
         try GitFiles.remove(marker)
         report.received += incoming
         report.removedProfiles += summary.removedProfiles
+        report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
     }
 
     /// Every store file the merge changed, as git's index holds it, must be one the tool reads.

@@ -14,6 +14,12 @@ struct LooseObjectWriter {
     let objectsDirectory: String
     var durable = true
     private var pending: [(id: String, raw: [UInt8])] = []
+    /// The ids in `pending`: a bulk grant adds tens of thousands of objects, and a scan of
+    /// the list per object made `grant --stdin` quadratic (issue 21, item 17).
+    private var pendingIDs: Set<String> = []
+    /// Pending entries examined by `add`'s duplicate check, for the counted-work test:
+    /// one per call whatever the batch's size.
+    private(set) var examined = 0
 
     init(objectsDirectory: String, durable: Bool = true) {
         self.objectsDirectory = objectsDirectory
@@ -25,7 +31,11 @@ struct LooseObjectWriter {
     mutating func add(type: String, content: [UInt8]) -> String {
         let raw = Array("\(type) \(content.count)\0".utf8) + content
         let id = SHA1.hex(SHA1.digest(raw))
-        if !pending.contains(where: { $0.id == id }), !GitFiles.exists(path(of: id)) { pending.append((id, raw)) }
+        examined += 1
+        if !pendingIDs.contains(id), !GitFiles.exists(path(of: id)) {
+            pending.append((id, raw))
+            pendingIDs.insert(id)
+        }
         return id
     }
 
@@ -33,6 +43,7 @@ struct LooseObjectWriter {
     mutating func flush() throws(EntitlementError) {
         let objects = pending
         pending = []
+        pendingIDs = []
         guard !objects.isEmpty else { return }
         let fileSystem = GitFiles.system
         var staged: [(from: String, to: String)] = []
@@ -52,6 +63,7 @@ struct LooseObjectWriter {
             throw error
         }
         var directories: [String] = []
+        var seenDirectories: Set<String> = []
         for (index, file) in staged.enumerated() {
             do {
                 try fileSystem.install(file.from, as: file.to, durable: false)
@@ -61,7 +73,7 @@ struct LooseObjectWriter {
                 throw error
             }
             let directory = PathName.directory(of: file.to)
-            if !directories.contains(directory) { directories.append(directory) }
+            if seenDirectories.insert(directory).inserted { directories.append(directory) }
         }
         if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
     }

@@ -28,6 +28,11 @@ enum KeyOrder {
     /// The object with its keys ordered by the rule above.
     static func arrange(_ object: JSONObject, base: [String]?, ours: [String], theirs: [String]) -> JSONObject {
         let order = arrange(object.keys, base: base, ours: ours, theirs: theirs)
-        return JSONObject(order.map { ($0, object[$0]!) })
+        // By hash, not by `object[key]`: a lookup scans the entries, and an object of 20,000
+        // keys made the merge driver quadratic (issue 21, item 17).
+        var values: [JSONKey: JSONValue] = [:]
+        values.reserveCapacity(object.entries.count)
+        for entry in object.entries { values[JSONKey(entry.key)] = entry.value }
+        return JSONObject(order.map { ($0, values[JSONKey($0)]!) })
     }
 }

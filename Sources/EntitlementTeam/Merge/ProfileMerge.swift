@@ -9,7 +9,8 @@ import EntitlementRules
 /// - Transactions: the union of both sides, matched by store and transaction id (a
 ///   transaction is never dropped, even if one side deleted it); one that both hold
 ///   merges field by field (`TransactionMerge`); then duplicate idempotency keys are
-///   resolved (`DuplicateGrants`). If both sides list the same transactions in the same
+///   resolved as of the merge's `MergeStamp` (`DuplicateGrants`), after stacked grants
+///   whose base was revoked concurrently are moved (`StackedGrants`). If both sides list the same transactions in the same
 ///   order, that order stays; otherwise they are sorted by `purchased_at`, store, id.
 /// - `created_at`: the earliest of the two.
 /// - Everything else (`profile_id`, `custom_attributes`, `renewal_info`, unknown fields):
@@ -17,12 +18,17 @@ import EntitlementRules
 enum ProfileMerge {
     typealias K = Profile.CodingKeys
 
-    static func merge(base: Profile?, ours: Profile, theirs: Profile) throws(MergeFailure) -> Profile {
+    static func merge(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> Profile {
+        try mergeReviewed(base: base, ours: ours, theirs: theirs, stamp: stamp).profile
+    }
+
+    /// The merge, and what in it a person should review (`MergeReview`).
+    static func mergeReviewed(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> (profile: Profile, reviews: [MergeReview]) {
         guard ours.customerUserID.utf8.elementsEqual(theirs.customerUserID.utf8) else {
             throw .conflicts([MergeConflict(field: K.customerUserID.rawValue, message: "the sides hold different users ('\(Terminal.escape(ours.customerUserID))' and '\(Terminal.escape(theirs.customerUserID))')")])
         }
         let left = ours.json.objectValue!, right = theirs.json.objectValue!
-        if JSONOrder.same(.object(left), .object(right)) { return ours }
+        if JSONOrder.same(.object(left), .object(right)) { return (ours, []) }
         // A base of another user is no common ancestor of these sides.
         let ancestor = base.flatMap { $0.customerUserID.utf8.elementsEqual(ours.customerUserID.utf8) ? $0 : nil }
         let origin = ancestor?.json.objectValue
@@ -32,15 +38,19 @@ enum ProfileMerge {
         let created = K.createdAt.rawValue
         merged[created] = EarliestDate.pick(created, ours: left, theirs: right)
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
-        merged[K.transactions.rawValue] = .array(try transactions(base: ancestor, ours: ours, theirs: theirs).map(JSONValue.object))
+        ProfileMerge.keepEveryProfileID(&merged, ours: ours, theirs: theirs)
+        var stamp = stamp
+        stamp.at = stamp.time(ours: ours, theirs: theirs)
+        let (items, reviews) = try transactions(base: ancestor, ours: ours, theirs: theirs, stamp: stamp)
+        merged[K.transactions.rawValue] = .array(items.map(JSONValue.object))
         do {
-            return try Profile(json: .object(merged))
+            return (try Profile(json: .object(merged)), reviews)
         } catch {
             throw .conflicts([MergeConflict(field: error.path, message: "the merged value would be invalid: \(error.message)")])
         }
     }
 
-    private static func transactions(base: Profile?, ours: Profile, theirs: Profile) throws(MergeFailure) -> [JSONObject] {
+    private static func transactions(base: Profile?, ours: Profile, theirs: Profile, stamp: MergeStamp) throws(MergeFailure) -> ([JSONObject], [MergeReview]) {
         let origin = index(base?.transactions ?? [])
         let left = index(ours.transactions), right = index(theirs.transactions)
         var merged: [(key: [UInt8], object: JSONObject, parsed: Transaction)] = []
@@ -67,7 +77,40 @@ enum ProfileMerge {
                 a.parsed.purchasedAt != b.parsed.purchasedAt ? a.parsed.purchasedAt < b.parsed.purchasedAt : a.key.lexicographicallyPrecedes(b.key)
             }
         }
-        return DuplicateGrants.resolve(merged.map(\.object), parsed: merged.map(\.parsed))
+        var objects = merged.map(\.object)
+        let parsed = merged.map(\.parsed)
+        var reviews = StackedGrants.resolve(&objects, parsed: parsed, customer: ours.customerUserID) { revoked, stacked in
+            // The sides whose revocation of the base is the one that stands.
+            let revokers = [left, right].filter { side in
+                side.objects[key(revoked)].flatMap { Revocation(of: $0).revokedAt } == revoked.revokedAt
+            }
+            return revokers.contains { $0.objects[key(stacked)] != nil }
+        }
+        let (resolved, voided) = DuplicateGrants.resolve(objects, parsed: parsed, stamp: stamp)
+        reviews += voided.map { duplicate in
+            MergeReview(kind: .duplicateVoided, customer: ours.customerUserID, entitlement: duplicate.entitlement, transactionID: duplicate.id,
+                        message: "grant \(duplicate.id) repeated the idempotency key of \(duplicate.keeper) and was voided at \(ISODate.format(stamp.at ?? .distantPast))")
+        }
+        return (resolved, reviews)
+    }
+
+    /// Every profile id either side gave out still resolves (issue 21, item 3): the merged
+    /// `profile_id` is chosen as any other field is, and every other id either side held
+    /// joins `profile_id_aliases` (sorted by bytes).
+    private static func keepEveryProfileID(_ merged: inout JSONObject, ours: Profile, theirs: Profile) {
+        let chosen = merged[K.profileID.rawValue]?.stringValue
+        var seen = Set<[UInt8]>()
+        var aliases: [String] = []
+        for id in [ours.profileID, theirs.profileID].compactMap({ $0 }) + ours.profileIDAliases + theirs.profileIDAliases
+        where id != chosen && seen.insert(Array(id.utf8)).inserted {
+            aliases.append(id)
+        }
+        aliases.sort { JSONOrder.bytes($0, $1) < 0 }
+        merged[ProfileIdentity.aliasesKey] = aliases.isEmpty ? nil : .array(aliases.map(JSONValue.string))
+    }
+
+    private static func key(_ transaction: Transaction) -> [UInt8] {
+        Array(transaction.store.rawValue.utf8) + [0] + Array(transaction.transactionID.utf8)
     }
 
     /// Transactions by "store NUL id" (bytes), and their order in the file.
@@ -75,9 +118,8 @@ enum ProfileMerge {
         var order: [[UInt8]] = []
         var objects: [[UInt8]: JSONObject] = [:]
         for transaction in transactions {
-            let key = Array(transaction.store.rawValue.utf8) + [0] + Array(transaction.transactionID.utf8)
-            order.append(key)
-            objects[key] = transaction.json.objectValue!
+            order.append(key(transaction))
+            objects[key(transaction)] = transaction.json.objectValue!
         }
         return (order, objects)
     }

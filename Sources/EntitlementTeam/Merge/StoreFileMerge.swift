@@ -13,21 +13,33 @@ import EntitlementStore
 package enum StoreFileMerge {
     enum Kind: Equatable, Sendable { case profile, configuration }
 
-    /// `base` is nil (or empty) when the sides have no common ancestor.
-    package static func merge(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(MergeFailure) -> [UInt8] {
+    /// `base` is nil (or empty) when the sides have no common ancestor; `stamp` dates and
+    /// attributes what the merge itself records.
+    package static func merge(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8], stamp: MergeStamp) throws(MergeFailure) -> [UInt8] {
+        try mergeReviewed(path: path, base: base, ours: ours, theirs: theirs, stamp: stamp, storeConfiguration: nil).bytes
+    }
+
+    /// The merged file, and what in it a person should review. `storeConfiguration` (when it
+    /// can be read) lets the safety net compare store purchases too (`AccessComparison`).
+    package static func mergeReviewed(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8], stamp: MergeStamp,
+                              storeConfiguration: ProductConfiguration?) throws(MergeFailure) -> (bytes: [UInt8], reviews: [MergeReview]) {
         let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
         switch try kind(path: path, contents: left) {
         case .profile:
-            let merged = try ProfileMerge.merge(base: origin.flatMap { try? profile($0, path: path, side: .base) },
-                                                ours: profile(left, path: path, side: .ours), theirs: profile(right, path: path, side: .theirs))
-            return JSONWriter().bytes(merged.json)
+            let ourProfile = try profile(left, path: path, side: .ours), theirProfile = try profile(right, path: path, side: .theirs)
+            let (merged, reviews) = try ProfileMerge.mergeReviewed(base: origin.flatMap { try? profile($0, path: path, side: .base) },
+                                                                   ours: ourProfile, theirs: theirProfile, stamp: stamp)
+            let engine = StatusEngine(configuration: storeConfiguration ?? ProductConfiguration(entitlements: []))
+            let safety = AccessComparison.reviews(ours: ourProfile, theirs: theirProfile, merged: merged, engine: engine,
+                                                   at: stamp.time(ours: ourProfile, theirs: theirProfile))
+            return (JSONWriter().bytes(merged.json), reviews + safety)
         case .configuration:
             let merged = try ConfigMerge.merge(base: origin.flatMap { try? configuration($0, side: .base) },
                                                ours: configuration(left, side: .ours), theirs: configuration(right, side: .theirs))
             // Unsorted, as the store writes it: the order of entitlements is the order status shows.
-            return JSONWriter(sortKeys: false).bytes(merged.json)
+            return (JSONWriter(sortKeys: false).bytes(merged.json), [])
         }
     }
 

@@ -15,6 +15,9 @@ struct ValueMerge {
     var policy: ConflictPolicy
     /// Conflicts met under `.report`, in field order.
     private(set) var conflicts: [MergeConflict] = []
+    /// Keys visited by `mergeObjects`, for the counted-work test: one per key of the
+    /// three objects, however many keys they hold (lookups are by hash, never by scan).
+    private(set) var keysVisited = 0
 
     init(policy: ConflictPolicy) { self.policy = policy }
 
@@ -32,13 +35,24 @@ struct ValueMerge {
     mutating func mergeObjects(base: JSONObject?, ours: JSONObject, theirs: JSONObject, path: String,
                                skipping skipped: Set<String> = []) -> JSONObject {
         var merged: [(String, JSONValue)] = []
+        // `JSONObject`'s subscript scans its entries; three tables make each lookup O(1).
+        let origin = base.map(Self.table), left = Self.table(ours), right = Self.table(theirs)
+        keysVisited += (base?.entries.count ?? 0) + ours.entries.count + theirs.entries.count
         for key in KeyOrder.union(base: base?.keys, ours: ours.keys, theirs: theirs.keys) where !skipped.contains(key) {
             let childPath = path.isEmpty ? key : "\(path).\(key)"
-            if let value = merge(base: base?[key], ours: ours[key], theirs: theirs[key], path: childPath) {
+            let name = JSONKey(key)
+            if let value = merge(base: origin?[name], ours: left[name], theirs: right[name], path: childPath) {
                 merged.append((key, value))
             }
         }
         return KeyOrder.arrange(JSONObject(merged), base: base?.keys, ours: ours.keys, theirs: theirs.keys)
+    }
+
+    private static func table(_ object: JSONObject) -> [JSONKey: JSONValue] {
+        var table: [JSONKey: JSONValue] = [:]
+        table.reserveCapacity(object.entries.count)
+        for entry in object.entries { table[JSONKey(entry.key)] = entry.value }
+        return table
     }
 
     /// Both sides changed the value at `path` differently.

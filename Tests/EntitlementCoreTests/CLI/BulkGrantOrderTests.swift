@@ -60,7 +60,7 @@ struct BulkGrantOrderTests {
                     let existing = try store.loadProfile(userID: userID)
                     let transactionID = "manual-" + referenceIDs.next()
                     let outcome = try GrantPlanner.apply(request, to: existing, now: Self.now, newTransactionID: transactionID,
-                                                         newProfileID: referenceIDs.next())
+                                                         newProfileID: ProfileIdentity.derived(for: userID))
                     result.outcome = outcome
                     result.level = engine.evaluate("premium", for: outcome.profile, at: Self.now).accessLevel
                     expectedFiles[store.profilePath(for: userID)] = JSONWriter().bytes(outcome.profile.json)

@@ -52,7 +52,7 @@ extension Merge {
 
         static func merge(_ base: ProductConfiguration?, _ ours: ProductConfiguration, _ theirs: ProductConfiguration) -> Result<[UInt8], MergeFailure> {
             Result { () throws(MergeFailure) -> [UInt8] in
-                try StoreFileMerge.merge(path: "config.json", base: base.map(bytes), ours: bytes(ours), theirs: bytes(theirs))
+                try StoreFileMerge.merge(path: "config.json", base: base.map(bytes), ours: bytes(ours), theirs: bytes(theirs), stamp: Merge.stamp)
             }
         }
 

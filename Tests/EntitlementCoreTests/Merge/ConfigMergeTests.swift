@@ -16,7 +16,7 @@ extension Merge {
         static let base = #"{"schema_version": 1, "x_team": "ops", "entitlements": {"premium": {"description": "All", "products": ["m", "y"]}, "sports": {"products": ["s"]}}}"#
 
         static func merge(_ base: String?, _ ours: String, _ theirs: String) throws(MergeFailure) -> String {
-            String(decoding: try StoreFileMerge.merge(path: "config.json", base: base.map { Array($0.utf8) }, ours: Array(ours.utf8), theirs: Array(theirs.utf8)), as: UTF8.self)
+            String(decoding: try StoreFileMerge.merge(path: "config.json", base: base.map { Array($0.utf8) }, ours: Array(ours.utf8), theirs: Array(theirs.utf8), stamp: Merge.stamp), as: UTF8.self)
         }
 
         static func conflicts(_ base: String?, _ ours: String, _ theirs: String) -> [MergeConflict] {

@@ -27,9 +27,13 @@ extension Merge {
 
     static func text(_ profile: Profile) -> String { JSONWriter().string(profile.json) }
 
+    /// The merge's time and person in these suites (a merge made mid-February 2026 by "Sam").
+    static let stamp = MergeStamp(at: ISODate.parse("2026-02-15T12:00:00Z")!, actor: "Sam <sam@example.com>")
+
     /// Merges profiles the way the driver does, through bytes.
-    static func merged(_ base: Profile?, _ ours: Profile, _ theirs: Profile, path: String = "profiles/u1.json") throws -> [UInt8] {
-        try StoreFileMerge.merge(path: path, base: base.map(bytes), ours: bytes(ours), theirs: bytes(theirs))
+    static func merged(_ base: Profile?, _ ours: Profile, _ theirs: Profile, path: String = "profiles/u1.json",
+                       stamp: MergeStamp = Merge.stamp) throws -> [UInt8] {
+        try StoreFileMerge.merge(path: path, base: base.map(bytes), ours: bytes(ours), theirs: bytes(theirs), stamp: stamp)
     }
 
     static func mergedProfile(_ base: Profile?, _ ours: Profile, _ theirs: Profile) throws -> Profile {

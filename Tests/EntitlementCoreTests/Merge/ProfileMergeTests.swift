@@ -90,13 +90,16 @@ extension Merge {
         @Test func twoGrantsWithOneIdempotencyKeyKeepTheFirstAndRevokeTheOther() throws {
             let ours = Self.edited(Self.appending(#"{"transaction_id": "g-ours", "type": "manual_grant", "entitlement": "premium", "purchased_at": "2026-01-10T09:00:00Z", "granted_at": "2026-01-10T09:00:00Z", "idempotency_key": "INC-42"}"#))
             let theirs = Self.edited(Self.appending(#"{"transaction_id": "g-theirs", "type": "manual_grant", "entitlement": "premium", "purchased_at": "2026-01-10T08:00:00Z", "starts_at": "2026-01-11T00:00:00Z", "granted_at": "2026-01-10T08:00:00Z", "idempotency_key": "INC-42"}"#))
-            let merged = try Merge.mergedProfile(Merge.profile(Self.base), ours, theirs)
+            // The merge is made at 09:30 by Sam: the duplicate is void from then on.
+            let stamp = MergeStamp(at: ISODate.parse("2026-01-10T09:30:00Z")!, actor: "Sam <sam@example.com>")
+            let merged = try Profile(json: JSONParser.parse(Merge.merged(Merge.profile(Self.base), ours, theirs, stamp: stamp)))
             let kept = try #require(Merge.transaction(merged, "g-theirs", store: "manual"))
             let duplicate = try #require(Merge.transaction(merged, "g-ours", store: "manual"))
             #expect(kept.revokedAt == nil)
-            #expect(duplicate.revokedAt == ISODate.parse("2026-01-10T09:00:00Z"))
+            #expect(duplicate.revokedAt == stamp.at)
             #expect(duplicate.revocationReason == "duplicate_idempotency_key")
-            #expect(duplicate.revokedBy == "entitlement merge")
+            #expect(duplicate.revokedBy == "Sam <sam@example.com>")
+            #expect(duplicate.duplicateOf == "g-theirs")
             #expect(duplicate.raw["superseded_by"] == .string("g-theirs"))
             let engine = StatusEngine(configuration: ProductConfiguration(entitlements: [.init(id: "premium")]))
             let access = engine.evaluate("premium", for: merged, at: ISODate.parse("2026-01-10T10:00:00Z")!)
@@ -171,7 +174,7 @@ extension Merge {
         @Test func sidesOfDifferentUsersAreNotMerged() throws {
             let other = Merge.profile(#"{"customer_user_id": "u2", "transactions": []}"#)
             #expect(throws: MergeFailure.conflicts([MergeConflict(field: "customer_user_id", message: "the sides hold different users ('u1' and 'u2')")])) {
-                try ProfileMerge.merge(base: nil, ours: Merge.profile(Self.base), theirs: other)
+                try ProfileMerge.merge(base: nil, ours: Merge.profile(Self.base), theirs: other, stamp: Merge.stamp)
             }
         }
     }

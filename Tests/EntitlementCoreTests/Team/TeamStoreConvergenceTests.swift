@@ -10,7 +10,8 @@ import Testing
 @testable import EntitlementTeam
 @testable import EntitlementCLI
 
-/// Three clones make random grants, revokes (some with --include-store) and imports on a
+/// Three clones make random grants (keyed, stacked), revokes (some with --include-store),
+/// restores, new customers and imports on a
 /// shared set of profiles, with syncs in random order. After every clone has synced twice,
 /// all are byte-identical and every change that exited 0 is there.
 /// `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and more operations.
@@ -28,6 +29,11 @@ struct TeamStoreConvergenceTests {
         let users = ["alice@example.com", "bob", "José Ñ", "carol"]
         var granted: Set<String> = [], revoked: Set<String> = []
         var succeeded = 0
+        var createdIDs: Set<String> = []
+        func profileID(_ result: CLIResult) throws -> String {
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return try #require(object?["profile_id"] as? String)
+        }
         for step in 0..<Self.operations {
             let clone = "s\(random.next() % 3)"
             let user = users[Int(random.next() % UInt64(users.count))]
@@ -53,6 +59,16 @@ struct TeamStoreConvergenceTests {
                     if let id = transaction["transaction_id"] as? String { revoked.insert(id) }
                 }
                 succeeded += 1
+            case 4 where random.next() % 2 == 0:
+                // A restore of the latest revocation, or a new customer on this clone.
+                if random.next() % 2 == 0 {
+                    let result = try team.run(["restore", user, "premium", "--reason", "step \(step)"], in: clone)
+                    if result.exitCode == 0 { succeeded += 1 }
+                } else {
+                    let result = try team.run(["grant", "new-\(step % 5)", "premium", "--duration", "1w", "--reason", "step \(step)", "--json"], in: clone)
+                    #expect(result.exitCode == 0, "\(result.stderr)")
+                    if result.exitCode == 0 { succeeded += 1; createdIDs.insert(try profileID(result)) }
+                }
             case 4:
                 let id = "20000\(seed)\(step)"
                 let result = try team.run(["import", "-"], in: clone, stdin: revenueCatDocument(user: user, transactionID: id))
@@ -74,6 +90,12 @@ struct TeamStoreConvergenceTests {
         #expect(team.snapshot("s2") == reference)
         #expect(try team.head("s1") == team.head("s0"))
         #expect(try team.settledStatus(in: "s2").isEmpty)
+        // verify is clean everywhere, and every profile id a grant gave out still resolves.
+        for clone in ["s0", "s1", "s2"] {
+            let verify = try team.run(["verify"], in: clone)
+            #expect(verify.exitCode == 0, "\(clone): \(verify.stdout)\(verify.stderr)")
+        }
+        for id in createdIDs { #expect(try team.run(["status", "--profile-id", id], in: "s1").exitCode == 0, "profile id \(id)") }
         // Every transaction a command reported is there; every revocation stayed.
         var seen: Set<String> = [], seenRevoked: Set<String> = []
         for user in users {
@@ -88,6 +110,15 @@ struct TeamStoreConvergenceTests {
             }
         }
         #expect(granted.isSubset(of: seen), "lost: \(granted.subtracting(seen))")
+        // The documented rules: one idempotency key gives access at most once from the merge on.
+        for user in users {
+            guard let text = try? String(contentsOfFile: try team.run(["path", user], in: "s0").stdout.trimmingCharacters(in: .whitespacesAndNewlines), encoding: .utf8),
+                  let profile = try? Profile(json: JSONParser.parse(Array(text.utf8))) else { continue }
+            let keyed = Dictionary(grouping: profile.transactions.filter { $0.idempotencyKey != nil }, by: { $0.idempotencyKey! })
+            for (key, group) in keyed where group.count > 1 {
+                #expect(group.filter { $0.revokedAt == nil }.count <= 1, "\(user): key \(key) gives access twice")
+            }
+        }
         #expect(revoked.isSubset(of: seenRevoked), "unrevoked: \(revoked.subtracting(seenRevoked))")
         #expect(succeeded > Self.operations / 3)
         print("convergence seed \(seed): \(Self.operations) steps, \(succeeded) changes exited 0, \(granted.count) transactions, \(revoked.count) revocations")

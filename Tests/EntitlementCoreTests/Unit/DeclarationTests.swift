@@ -58,7 +58,7 @@ extension Unit {
                 "find": ["find", "--state", "active"], "summary": ["summary"], "verify": ["verify"],
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
-                "merge-driver": ["merge-driver", "o", "a", "b", "p"],
+                "merge-driver": ["merge-driver", "o", "a", "b", "p"], "log": ["log", "--since", "2026-01-01", "--event", "grant,revocation"],
             ]
             for entry in Command.table + Command.plumbing {
                 let spec = entry.spec
