@@ -71,7 +71,7 @@ struct TeamStoreConvergenceTests {
                 }
             case 4:
                 let id = "20000\(seed)\(step)"
-                let result = try team.run(["import", "-"], in: clone, stdin: revenueCatDocument(user: user, transactionID: id))
+                let result = try team.run(["import", "-", "--update-config"], in: clone, stdin: revenueCatDocument(user: user, transactionID: id))
                 #expect(result.exitCode == 0, "\(result.stderr)")
                 if result.exitCode == 0 { granted.insert(id); succeeded += 1 }
             default:
