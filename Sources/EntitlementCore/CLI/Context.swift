@@ -30,6 +30,9 @@ public struct Context: Sendable {
     public var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.
     public var quiet = false
+    /// `--json` (or `--output json|jsonl`): errors, notes and warnings on standard error are
+    /// JSON objects, one per line (`Context.note`, `Context.warning`).
+    public var json = false
 
     public init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
                 now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String = Context.randomID,

@@ -20,7 +20,7 @@ struct BatchCheck {
         // Said once, before any answer, exactly as the single check says it.
         if let unknown = command.unknownEntitlement(in: configuration, store: store) {
             if command.strict { throw .unknownEntitlement(unknown) }
-            if !command.quiet { context.stderr.write(unknown.note) }
+            if !command.quiet { context.note(unknown.note) }
         }
         let format = command.output.format
         // JSON answers of readable profiles take the fast path; it leaves anything unusual to the full one.
@@ -100,7 +100,7 @@ struct BatchCheck {
         }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
         guard answered > 0 else {
-            if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
+            if !command.quiet { context.note("no user ids on standard input; nothing was checked.") }
             return .notEntitled
         }
         return result

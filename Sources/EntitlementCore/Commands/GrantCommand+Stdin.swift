@@ -7,7 +7,7 @@ extension GrantCommand {
         let lines = BulkGrantInput.parse(context.stdin.readAll())
         if lines.isEmpty {
             // As `check --stdin`: no ids is a "no" (exit 1) with a note, not a silent success.
-            if !quiet { context.stderr.write("Note: no user ids on standard input; nothing was granted.\n") }
+            if !quiet { context.note("no user ids on standard input; nothing was granted.") }
             return .notEntitled
         }
         let bulk = BulkGrant(store: store, engine: StatusEngine(configuration: configuration), template: request, now: now,

@@ -48,7 +48,7 @@ public struct HistoryCommand: RunnableCommand, Equatable {
     public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
-        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError(in: store) }
         context.arena.keep(profile)
         var events = HistoryEvent.events(of: profile)
         if let entitlement {

@@ -185,6 +185,6 @@ struct ImportSession {
 
     private mutating func warn(_ message: String, file: String? = nil) {
         progress.clear()
-        context.stderr.write("warning: \(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))\n")
+        context.warning("\(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))")
     }
 }

@@ -82,7 +82,7 @@ public struct RevokeCommand: RunnableCommand, Equatable {
             }
             if let confirmed { try Self.requireConfirmed(confirmed, planned: revoked) }
             if !revoked.isEmpty, !options.dryRun {
-                for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
+                for warning in try store.saveProfile(changed) { context.warning(warning) }
             }
             return (changed, revoked)
         }

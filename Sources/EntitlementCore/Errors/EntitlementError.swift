@@ -7,8 +7,9 @@ public enum EntitlementError: Error, Equatable, Sendable {
     case invalidArgumentEncoding(position: Int, escaped: String)
     /// A customer user id the tool refuses; `command` names the command whose usage applies.
     case invalidUserID(UserID.Problem, command: String? = nil)
-    /// No profile for this user id.
-    case unknownUser(String)
+    /// No profile for this user id; `suggestion` is a stored id close to it, if any
+    /// (`EntitlementStore.nearUserID`), for the hint.
+    case unknownUser(String, suggestion: String? = nil)
     /// No profile with this `profile_id`.
     case unknownProfileID(String)
     /// An entitlement named on the command line that neither the configuration nor the profile knows.
