@@ -135,7 +135,10 @@ struct BulkGrant {
         return WorkerThread.start { fileSystem.prefetch(paths) }
     }
 
-    func lineError(_ line: BulkGrantLine) -> EntitlementError {
+    func lineError(_ line: BulkGrantLine) -> EntitlementError { Self.lineError(line) }
+
+    /// A refused line, as its report and exit code (2) say it.
+    static func lineError(_ line: BulkGrantLine) -> EntitlementError {
         .usage("line \(line.number): \(line.problem ?? "invalid line").", command: "grant")
     }
 }
