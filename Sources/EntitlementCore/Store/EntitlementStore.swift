@@ -58,9 +58,10 @@ public struct EntitlementStore: Sendable {
         return layout
     }
 
-    /// Throws `storeMissing` unless `root` holds a store.
+    /// Throws `storeMissing` unless `root` holds a store; a store this user may not look into
+    /// is an I/O error naming the cause ("Permission denied"), never "no store".
     public func requireExists() throws(EntitlementError) {
-        guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        guard try fileSystem.status(configPath) != nil else { throw .storeMissing(path: root) }
     }
 
     // MARK: Configuration
