@@ -72,8 +72,12 @@ public struct HistoryCommand: RunnableCommand, Equatable {
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(events, audit: repository != nil).render(output, width: context.outputWidth))
+            let records = HistoryText.records(events, audit: repository != nil)
+            context.stdout.write(records.render(output, width: context.outputWidth))
             if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(events) { context.stdout.write(note) }
+            if output.format == .table, let note = HistoryText.hiddenColumnsNote(records.table, width: context.outputWidth, style: Style(enabled: context.useColor)) {
+                context.stdout.write(note)
+            }
         }
         return .success
     }
