@@ -2,17 +2,32 @@
 import PackageDescription
 
 // Linux only: the store uses Glibc directly (flock, O_NOFOLLOW, directory fsync); see README, "Platforms".
+//
+// The targets are layered, each depending only on those below it (ARCHITECTURE.md draws the
+// graph); SwiftPM refuses a cycle, so the layering is checked on every build.
 
 let package = Package(
     name: "entitlement",
     products: [
         .executable(name: "entitlement", targets: ["entitlement"]),
-        .library(name: "EntitlementCore", targets: ["EntitlementCore"]),
     ],
     targets: [
-        .target(name: "EntitlementCore"),
-        .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
-        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore"], exclude: ["Golden"]),
+        .target(name: "EntitlementBasics"),
+        .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
+        .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
+        .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
+        .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
+        .target(name: "EntitlementImport", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        .target(name: "EntitlementCLI", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam",
+        ]),
+        .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
+        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
+        .testTarget(name: "EntitlementCoreTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam", "EntitlementCLI",
+        ], exclude: ["Golden"]),
     ]
 )

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 23 item 5: completion of customer ids holding `@`, `:`, `=` and spaces (bash, fish).
 ///

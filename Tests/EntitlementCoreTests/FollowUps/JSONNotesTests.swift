@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 23 item 14: under `--json`, notes and warnings on standard error are JSON objects,
 /// one per line, like errors.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 23 item 12: a typo'd customer id does not silently become a new customer, and
 /// lookups of an unknown customer suggest a near stored id.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 23 items 7, 8 and 18 (grant --stdin's memory): one line rule for every `--stdin`,
 /// failures of `grant --stdin` on standard error too, and refused lines not kept.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Issue 23 item 9: `verify` reports every unknown key of every store file, with "did you
 /// mean", and renewal info that belongs to no transaction; `vendor` objects may hold anything.

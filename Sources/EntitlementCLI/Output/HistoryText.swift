@@ -1,0 +1,79 @@
+import EntitlementBasics
+import EntitlementRules
+import EntitlementTeam
+
+/// `history` as records: one row per event.
+enum HistoryText {
+    /// The events as records. On a narrow terminal the table drops, in order: SIGNATURE,
+    /// AUTHOR and COMMIT (a team store's), then ENV, STARTS, STORE, TRANSACTION, EXPIRES,
+    /// REASON and, last of all, BY: the actor is the point of an audit trail. DATE, EVENT and
+    /// PRODUCT stay (else vertical records). With `audit` (a team store), each row also names
+    /// its commit, author and signature, and a `!` before BY flags an actor that is not the
+    /// commit's author.
+    static func records(_ events: [AuditedEvent], audit: Bool = false) -> RecordOutput {
+        var columns: [TextTable.Column] = [
+            .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
+            .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7), .init("REASON", dropRank: 6),
+        ]
+        var fieldNames = ["at", "event", "transaction_id", "product_id", "entitlement", "store", "starts_at", "expires_at", "environment", "actor", "reason"]
+        if audit {
+            columns += [.init("COMMIT", dropRank: -1), .init("AUTHOR", dropRank: -2), .init("SIGNATURE", dropRank: -3)]
+            fieldNames += ["commit", "author", "signature", "actor_matches_author"]
+        }
+        var table = TextTable(columns: columns)
+        var output = RecordOutput(table: table, fieldNames: fieldNames)
+        for audited in events {
+            let event = audited.event
+            let transaction = event.transaction
+            let what = name(event)
+            let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
+            let flagged = audited.actorMatchesAuthor == false
+            var row = [
+                HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
+                transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
+                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reason ?? "-",
+            ]
+            var fields = [
+                ISODate.format(event.at), what, transaction.transactionID, transaction.productID ?? "", transaction.entitlement ?? "",
+                transaction.store.rawValue, transaction.startsAt.map(ISODate.format) ?? "", transaction.expiresAt.map(ISODate.format) ?? "",
+                transaction.environment.rawValue, event.actor ?? "", event.reason ?? "",
+            ]
+            if audit {
+                row += [audited.recorded.map { String($0.id.prefix(10)) } ?? "-", audited.recorded?.author.description ?? "-",
+                        audited.recorded?.signatureDescription ?? "-"]
+                fields += [audited.recorded?.id ?? "", audited.recorded?.author.description ?? "", audited.recorded?.signatureDescription ?? "",
+                           audited.actorMatchesAuthor.map { $0 ? "true" : "false" } ?? ""]
+            }
+            table.append(row)
+            output.fields.append(fields)
+            output.objects.append(audit ? audited.auditJSON : event.json)
+        }
+        output.table = table
+        return output
+    }
+
+    /// `(3 columns hidden; widen the terminal or use --output json)`, dim, under a table that
+    /// dropped columns to fit `width`; nil when nothing was hidden (or the rows went vertical,
+    /// which shows every column).
+    static func hiddenColumnsNote(_ table: TextTable, width: Int?, style: Style) -> String? {
+        let layout = table.layout(width: width)
+        let hidden = table.columns.count - layout.visible.count
+        guard !layout.isVertical, hidden > 0 else { return nil }
+        return style.dim("(\(hidden) column\(hidden == 1 ? "" : "s") hidden; widen the terminal or use --output json)") + "\n"
+    }
+
+    /// The note under an audit table when some actor is not its commit's author.
+    static func mismatchNote(_ events: [AuditedEvent]) -> String? {
+        events.contains { $0.actorMatchesAuthor == false } ? "! the recorded actor is not the author of the commit that recorded the change.\n" : nil
+    }
+
+    /// The EVENT column: the transaction type for purchases, else grant or revocation.
+    static func name(_ event: HistoryEvent) -> String {
+        switch event.kind {
+        case .purchase: return event.transaction.type.rawValue
+        case .grant: return "grant"
+        case .revocation: return "revocation"
+        case .restore: return "restore"
+        }
+    }
+}
