@@ -17,17 +17,23 @@ let package = Package(
         .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
         .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
-        .target(name: "EntitlementImport", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Signature and certificate checks for vendor data; depends on nothing of ours.
+        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
+        .target(name: "EntitlementImport", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
+        ]),
         .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
         .target(name: "EntitlementCLI", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam",
         ]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         .testTarget(name: "EntitlementCoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam", "EntitlementCLI",
+            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementCLI",
         ], exclude: ["Golden"]),
     ]
 )

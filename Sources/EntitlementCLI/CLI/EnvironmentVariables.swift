@@ -1,4 +1,5 @@
 import EntitlementStore
+import EntitlementModel
 
 /// Every environment variable the tool reads, for `help` and the man page.
 enum EnvironmentVariables {
@@ -9,6 +10,7 @@ enum EnvironmentVariables {
         ("XDG_CACHE_HOME", "Shell completion keeps a sorted copy of each store's customer ids in $XDG_CACHE_HOME/entitlement (else ~/.cache/entitlement)."),
         ("ENTITLEMENT_ACTOR", "Who a grant or revocation is recorded as when --actor is not given (else the login name)."),
         ("ENTITLEMENT_LOCK_TIMEOUT", "Seconds to wait for the writer lock when --lock-timeout is not given."),
+        (TrustSettings.environmentVariable, "Colon-separated root certificate files import trusts for App Store data besides Apple's (test roots; see docs/security.md)."),
         ("NO_COLOR", "When set and not empty, no colour (unless --color always)."),
         ("CLICOLOR_FORCE", "When set, not empty and not 0, colour even when output is not a terminal (unless NO_COLOR or --color never)."),
         ("TERM", "TERM=dumb turns colour off."),
