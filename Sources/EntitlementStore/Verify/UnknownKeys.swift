@@ -14,7 +14,9 @@ enum UnknownKeys {
     /// The keys of one `renewal_info` entry.
     static let renewalInfo = ["will_renew", "unsubscribed_at", "billing_issue_detected_at", "grace_period_expires_at", "is_in_billing_retry", "vendor"]
     /// The keys of `config.json`.
-    static let configuration = ["schema_version", "entitlements", ProfileLayout.configKey]
+    static let configuration = ["schema_version", "entitlements", ProfileLayout.configKey, "app_store"]
+    /// The keys of `config.json`'s `app_store` object (`AppStoreIdentity`).
+    static let appStore = ["bundle_id", "app_apple_id"]
     /// The keys of one entitlement of `config.json`.
     static let entitlement = ["products", "description"]
 
@@ -52,6 +54,7 @@ enum UnknownKeys {
     /// `config.json`'s unknown keys, at the top and in each entitlement.
     static func configurationProblems(_ object: JSONObject) -> [(field: String, message: String)] {
         var found = problems(object, known: configuration, prefix: nil)
+        if case .object(let identity)? = object["app_store"] { found += problems(identity, known: appStore, prefix: "app_store") }
         if case .object(let entitlements)? = object["entitlements"] {
             for (id, value) in entitlements.entries {
                 if case .object(let entry) = value { found += problems(entry, known: entitlement, prefix: "entitlements.\(id)") }
