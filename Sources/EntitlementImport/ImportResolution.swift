@@ -21,7 +21,7 @@ package enum ImportResolution {
         if let named = document.user {
             // The same id rules as the command line: an id the CLI would refuse is never created by import.
             do throws(UserID.Problem) { _ = try UserID.validate(named) } catch {
-                throw .invalidUserID(error, command: command)  // the id rules of grant: exit 2
+                throw .invalidUserID(error, file: file)  // the id rules of grant: exit 2, about the document
             }
             outcome.user = named
             outcome.userSource = document.userSource
@@ -35,7 +35,7 @@ package enum ImportResolution {
             throw .usage("\(name): the document does not say which user it belongs to.", hint: "Pass --user USER.")
         case 1:
             do throws(UserID.Problem) { _ = try UserID.validate(document.appAccountTokens[0]) } catch {
-                throw .invalidUserID(error, command: command)
+                throw .invalidUserID(error, file: file)
             }
             outcome.user = document.appAccountTokens[0]
             outcome.userSource = .appAccountToken

@@ -42,6 +42,7 @@ package struct CLI {
         }
         context.color = invocation.color
         context.quiet = invocation.quiet
+        context.json = invocation.json
         if invocation.quiet { context.stdout = OutputSink(discarding: ()) }
         let code: Int32
         do {

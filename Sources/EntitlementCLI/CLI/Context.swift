@@ -31,6 +31,9 @@ package struct Context: Sendable {
     package var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.
     package var quiet = false
+    /// `--json` (or `--output json|jsonl`): errors, notes and warnings on standard error are
+    /// JSON objects, one per line (`Context.note`, `Context.warning`).
+    package var json = false
 
     package init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
                 now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String = Context.randomID,

@@ -49,6 +49,13 @@ extension ProfileLookup {
         case .profileID(let id): return .unknownProfileID(id)
         }
     }
+
+    /// `notFoundError` with a near stored id for its hint ("Did you mean …?"): for the miss
+    /// path of status, history and check --strict, which pays for listing the file names.
+    func notFoundError(in store: EntitlementStore) -> EntitlementError {
+        guard case .user(let id) = self else { return notFoundError }
+        return .unknownUser(id, suggestion: store.nearUserID(to: id))
+    }
 }
 
 extension UserID {

@@ -27,7 +27,7 @@ struct BatchCheck {
         // Said once, before any answer, exactly as the single check says it.
         if let unknown = command.unknownEntitlement(in: configuration, store: store) {
             if command.strict { throw .unknownEntitlement(unknown) }
-            if !command.quiet { context.stderr.write(unknown.note) }
+            if !command.quiet { context.note(unknown.note) }
         }
         let format = command.output.format
         // JSON answers of readable profiles take the fast path; it leaves anything unusual to the full one.
@@ -107,7 +107,7 @@ struct BatchCheck {
         }
         // Like grep: no input is no match. Empty input must never read as "everyone is entitled".
         guard answered > 0 else {
-            if !command.quiet { context.stderr.write("Note: no user ids on standard input; nothing was checked.\n") }
+            if !command.quiet { context.note("no user ids on standard input; nothing was checked.") }
             return .notEntitled
         }
         return result
@@ -127,17 +127,15 @@ struct LineChecker: Sendable {
     let fast: FastCheck?
 
     /// Appends the answer for input line `number` to `out` (jsonl, json, csv, tsv) or `rows`
-    /// (table) and returns what it means for the exit code; nil for a blank line, which is skipped.
+    /// (table) and returns what it means for the exit code; nil for a blank or comment line,
+    /// which is skipped (`StdinLine`, the rule `grant --stdin` reads by too).
     /// `scratch` is the calling thread's own, for the fast path.
     func check(_ line: ArraySlice<UInt8>, number: Int, into out: inout [UInt8], rows: inout [[String]], scratch: FastCheck.Scratch? = nil) -> ExitCode? {
-        var line = line
-        if line.last == 0x0D { line = line.dropLast() }
-        guard !line.isEmpty else { return nil }
         var object: JSONObject
         var code = ExitCode.success
-        // The same rules as `check USER` (UserID): valid UTF-8, at most 4096 bytes.
-        switch Result(catching: { () throws(UserID.Problem) in try UserID.validate(bytes: line) }) {
-        case .success(let userID):
+        switch StdinLine.read(line) {
+        case .skipped: return nil
+        case .id(let userID):
             if command.output.format == .jsonl || command.output.format == .json, let answer = streamedAnswer(userID, line: number, into: &out, scratch: scratch) {
                 return answer
             }
@@ -158,9 +156,11 @@ struct LineChecker: Sendable {
             }
             if code == .success, object["is_active"] != .bool(true) { code = .notEntitled }
             object["customer_user_id"] = .string(userID)
-        case .failure(let problem):
+        case .refused(let problem):
             object = errorObject(.invalidUserID(problem))
-            object["customer_user_id"] = .string(String(decoding: line.prefix(64), as: UTF8.self))
+            var shown = line
+            if shown.last == 0x0D { shown = shown.dropLast() }
+            object["customer_user_id"] = .string(String(decoding: shown.prefix(64), as: UTF8.self))
             code = .usage
         }
         object["evaluated_at"] = evaluatedAt

@@ -29,11 +29,15 @@ extension CheckCommand {
             answer = try fullAnswer(lookup, store: store, configuration: configuration, date: date)
         }
         if strict {
-            guard answer.hasProfile else { throw lookup.notFoundError }
+            guard answer.hasProfile else { throw lookup.notFoundError(in: store) }
             if let unknown = unknownEntitlement(in: configuration, store: store) { throw .unknownEntitlement(unknown) }
         } else if !quiet, let unknown = unknownEntitlement(in: configuration, store: store) {
             // Still exit 1, as scripts expect, but a person sees why.
-            context.stderr.write(unknown.note)
+            context.note(unknown.note)
+        }
+        if !answer.hasProfile, !quiet, !strict, context.stderr.isTerminal, case .user(let id) = lookup, let near = store.nearUserID(to: id) {
+            // Only for a person, and only on a miss: a script's stream of unknown ids never pays for the listing.
+            context.note("no profile for '\(Terminal.escape(id))'. Did you mean '\(Terminal.escape(near))'?")
         }
         report(answer, lookup: lookup, date: date, context: context)
         return answer.level.isActive ? .success : .notEntitled

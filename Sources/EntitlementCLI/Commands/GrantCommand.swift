@@ -51,7 +51,9 @@ package struct GrantCommand: RunnableCommand, Equatable {
                                                           help: "A retry with the same key changes nothing (the key is scoped per customer).")
     static let stdinFlag = Flag("stdin", help: "Grant to every customer id on standard input, one per line, under one lock.")
     static let allOrNothingFlag = Flag("all-or-nothing", help: "With --stdin: write nothing unless every line is valid and every grant succeeds.")
-    static let quietFlag = Flag("quiet", short: "q", help: "With --stdin: no progress bar and no summary; only the exit code answers.")
+    /// The common `-q` (`CommonOptions.quiet`), also before the command: one grant prints
+    /// nothing; with --stdin, no progress bar and no summary. Errors still go to stderr.
+    static let quietFlag = Flag("quiet", short: "q", help: "Print nothing on standard output and no notes (with --stdin: no progress bar, no summary); the exit code answers.")
 
     /// The customer; nil with --stdin.
     package var userID: String?
@@ -80,9 +82,7 @@ package struct GrantCommand: RunnableCommand, Equatable {
             if id.trimmingWhitespace != id { throw .invalidUserID(.surroundingWhitespace(id), command: name) }
             userID = id
             entitlement = parsed.positionals[1]
-            for flag in [Self.allOrNothingFlag, Self.quietFlag] where parsed.flag(flag) {
-                throw .usage("--\(flag.spec.name) goes with --stdin.", command: name)
-            }
+            if parsed.flag(Self.allOrNothingFlag) { throw .usage("--\(Self.allOrNothingFlag.spec.name) goes with --stdin.", command: name) }
         }
         allOrNothing = parsed.flag(Self.allOrNothingFlag)
         quiet = parsed.flag(Self.quietFlag)
@@ -136,18 +136,24 @@ package struct GrantCommand: RunnableCommand, Equatable {
             outcome = try store.withWriteLock(ChangeDescription(summary: ChangeSummary.grant(request), actor: request.actor)) { () throws(EntitlementError) -> GrantOutcome in
                 let result = try plan()
                 if result.changed {
-                    for warning in try store.saveProfile(result.profile) { context.stderr.write("warning: \(warning)\n") }
+                    for warning in try store.saveProfile(result.profile) { context.warning(warning) }
                 }
                 return result
             }
         }
         let level = StatusEngine(configuration: configuration).evaluate(entitlement, for: outcome.profile, at: now).accessLevel
         MutationReport.grant(outcome, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
+        if outcome.createdProfile, outcome.changed {
+            // A typo'd id silently becoming a second customer is the mistake to catch: say it
+            // on standard error, which the person sees even with the output in a file.
+            let near = store.nearUserID(to: userID).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
+            context.note("new customer '\(Terminal.escape(userID))' (no profile existed).\(near)")
+        }
         if !outcome.changed, !context.quiet, let revokedAt = outcome.transaction.revokedAt {
             // Still a replay (exit 0), but the caller must not believe the access is there.
             let by = outcome.transaction.revokedBy.map { " by \(Terminal.escape($0))" } ?? ""
             let why = outcome.transaction.revocationReason.map { " (\(Terminal.escape($0)))" } ?? ""
-            context.stderr.write("Note: grant \(Terminal.escape(outcome.transaction.transactionID)) was revoked at \(ISODate.format(revokedAt))\(by)\(why); this replay did not restore it.\n")
+            context.note("grant \(Terminal.escape(outcome.transaction.transactionID)) was revoked at \(ISODate.format(revokedAt))\(by)\(why); this replay did not restore it.")
         }
         return .success
     }

@@ -52,7 +52,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
-        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError(in: store) }
         context.arena.keep(profile)
         var events = HistoryEvent.events(of: profile)
         if let entitlement {
@@ -77,8 +77,12 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            context.stdout.write(HistoryText.records(audited, customer: profile.customerUserID, audit: repository != nil).render(output, width: context.outputWidth))
+            let records = HistoryText.records(audited, customer: profile.customerUserID, audit: repository != nil)
+            context.stdout.write(records.render(output, width: context.outputWidth))
             if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(audited) { context.stdout.write(note) }
+            if output.format == .table, let note = HistoryText.hiddenColumnsNote(records.table, width: context.outputWidth, style: Style(enabled: context.useColor)) {
+                context.stdout.write(note)
+            }
         }
         return .success
     }

@@ -199,7 +199,10 @@ struct ImportSession {
             _ = try UserID.validateNew(user)
             return nil
         } catch {
-            return .invalidUserID(error, command: ImportCommand.spec.name)  // the id rules of grant: exit 2
+            // The id rules of grant: exit 2. `--user` is the command line's mistake (its usage
+            // line follows); an id the document names is the document's (`FILE: ` first).
+            if outcome.userSource == .option { return .invalidUserID(error, command: ImportCommand.spec.name) }
+            return .invalidUserID(error, file: outcome.name)
         }
     }
 
@@ -225,6 +228,6 @@ struct ImportSession {
 
     private mutating func warn(_ message: String, file: String? = nil) {
         progress.clear()
-        context.stderr.write("warning: \(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))\n")
+        context.warning("\(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))")
     }
 }

@@ -56,7 +56,7 @@ package struct RestoreCommand: RunnableCommand, Equatable {
             try RevokeCommand.requireKnown(entitlement, in: profile, engine: engine, configPath: store.configPath)
             let (changed, restored) = try RestorePlanner.apply(request, to: profile, engine: engine, now: now)
             if !restored.isEmpty, !options.dryRun {
-                for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
+                for warning in try store.saveProfile(changed) { context.warning(warning) }
             }
             return (changed, restored)
         }

@@ -85,7 +85,7 @@ package struct RevokeCommand: RunnableCommand, Equatable {
             }
             if let confirmed { try Self.requireConfirmed(confirmed, planned: revoked) }
             if !revoked.isEmpty, !options.dryRun {
-                for warning in try store.saveProfile(changed) { context.stderr.write("warning: \(warning)\n") }
+                for warning in try store.saveProfile(changed) { context.warning(warning) }
             }
             return (changed, revoked)
         }

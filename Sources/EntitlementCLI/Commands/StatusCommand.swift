@@ -42,7 +42,7 @@ package struct StatusCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
-        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError }
+        guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError(in: store) }
         context.arena.keep(profile)
         let engine = StatusEngine(configuration: configuration, environment: environment)
         let date = at ?? context.now()

@@ -10,12 +10,47 @@ enum BashCompletion {
 
             _entitlement_store() {
                 local i
-                for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
-                    case "${COMP_WORDS[i]}" in
-                        --store) printf '%s\\n' --store "${COMP_WORDS[i + 1]}"; return ;;
-                        --store=*) printf '%s\\n' "${COMP_WORDS[i]}"; return ;;
+                for ((i = 1; i < ${#words[@]} - 1; i++)); do
+                    case "${words[i]}" in
+                        --store) printf '%s\\n' --store "${words[i + 1]}"; return ;;
+                        --store=*) printf '%s\\n' "${words[i]}"; return ;;
                     esac
                 done
+            }
+
+            # Sets `words` and `cword` from the line up to the cursor, split at unquoted blanks only.
+            # bash's own COMP_WORDS is also cut at each COMP_WORDBREAKS character (@ : = and more),
+            # which takes e-mail ids apart; each word here is kept as typed, quotes included.
+            _entitlement_words() {
+                words=()
+                if [[ -z ${COMP_LINE+set} ]]; then words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; return; fi
+                local line=${COMP_LINE:0:COMP_POINT} word="" c quote="" started=0 i
+                for ((i = 0; i < ${#line}; i++)); do
+                    c=${line:i:1}
+                    if [[ -n $quote ]]; then
+                        word+=$c
+                        if [[ $c == "$quote" ]]; then quote=""
+                        elif [[ $quote == '"' && $c == '\\' ]]; then ((i++)); word+=${line:i:1}; fi
+                    elif [[ $c == '\\' ]]; then ((i++)); word+=$c${line:i:1}; started=1
+                    elif [[ $c == "'" || $c == '"' ]]; then quote=$c; word+=$c; started=1
+                    elif [[ $c == [[:blank:]] ]]; then ((started)) && words+=("$word"); word=""; started=0
+                    else word+=$c; started=1
+                    fi
+                done
+                words+=("$word")
+                cword=$((${#words[@]} - 1))
+            }
+
+            # bash replaces only its own current word, the part of ours after the last word
+            # break (`cu` of `alice@cu`): take that part's prefix off every reply.
+            _entitlement_trim() {
+                local cur=$1 fragment=${COMP_WORDS[COMP_CWORD]} prefix i
+                [[ -n ${COMP_LINE+set} && $cur != "$fragment" && $cur == *"$fragment" ]] || return 0
+                prefix=${cur%"$fragment"}
+                for i in "${!COMPREPLY[@]}"; do
+                    [[ ${COMPREPLY[i]} == "$prefix"* ]] && COMPREPLY[i]=${COMPREPLY[i]#"$prefix"}
+                done
+                return 0
             }
 
             # _entitlement_values KIND CURRENT [WORDS...]
@@ -61,12 +96,20 @@ enum BashCompletion {
             }
 
             _entitlement() {
-                local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" word i
+                local -a words
+                local cword
+                _entitlement_words
+                _entitlement_main
+                _entitlement_trim "${words[cword]}"
+            }
+
+            _entitlement_main() {
+                local cur="${words[cword]}" prev="" command="" word i
                 local -a positionals=()
-                ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD - 1]}"
+                ((cword > 0)) && prev="${words[cword - 1]}"
                 COMPREPLY=()
-                for ((i = 1; i < COMP_CWORD; i++)); do
-                    word="${COMP_WORDS[i]}"
+                for ((i = 1; i < cword; i++)); do
+                    word="${words[i]}"
                     case "$word" in
                         \(CaseArms.valueOptionPattern(specs))) ((i++)) ;;
                         -*) ;;
@@ -99,7 +142,9 @@ enum BashCompletion {
                 esac
             }
 
-            complete -o default -o bashdefault -F _entitlement entitlement
+            # No -o default or -o bashdefault: when no id or entitlement matches, bash must not
+            # offer file or host names (`user@<Tab>` is not a host); file arguments use compgen -f.
+            complete -F _entitlement entitlement
 
             """
         return out

@@ -9,30 +9,50 @@ import EntitlementBasics
 /// <body length in bytes>
 /// name…
 /// ```
-/// Read through a memory map; written to a temporary file beside it (mode 0600, never
-/// through a symbolic link), fsynced and renamed over it, so a reader sees a whole file
-/// or none. A file that is not exactly that (another user's, a link, truncated, another
-/// signature) is not used.
+/// Read with `pread` into memory of its own, never through a memory map: another process
+/// may truncate or rewrite the file while it is read, and a mapped page past the new end
+/// raises SIGBUS (issue 23, item 17); a short read is only a file not used. Written to a
+/// temporary file beside it (mode 0600, never through a symbolic link), fsynced and
+/// renamed over it, so a reader sees a whole file or none. A file that is not exactly that
+/// (another user's, a link, truncated, another signature) is not used.
 enum CacheFile {
     /// The ids for `namePrefix` from the file at `path`, if it exists and starts with `header`.
     static func lookUp(path: String, header: String, namePrefix: [UInt8], limit: Int) -> [String]? {
+        guard let file = read(path) else { return nil }
+        return file.withUnsafeBytes { file -> [String]? in
+            let size = file.count
+            let expected = Array(header.utf8)
+            guard file.starts(with: expected) else { return nil }
+            // The body length, so that a truncated file is never read as a shorter list.
+            var position = expected.count, length = 0
+            while position < size, position - expected.count < 12, let digit = file[position].wholeNumberValue { length = length * 10 + digit; position += 1 }
+            guard position < size, position > expected.count, file[position] == UInt8(ascii: "\n"), size - position - 1 == length else { return nil }
+            let body = UnsafeRawBufferPointer(rebasing: file[(position + 1)...])
+            return SortedNameLines(body: body).userIDs(withNamePrefix: namePrefix, limit: limit)
+        }
+    }
+
+    /// The whole file, read by `pread` up to the size `fstat` gave; nil unless it is a regular
+    /// file of this user with exactly that many bytes (a file cut short meanwhile reads short).
+    static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),
               status.st_size > 0, let size = Int(exactly: status.st_size) else { return nil }
-        guard let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
-        defer { munmap(map, size) }
-        let file = UnsafeRawBufferPointer(start: map, count: size)
-        let expected = Array(header.utf8)
-        guard file.starts(with: expected) else { return nil }
-        // The body length, so that a truncated file is never read as a shorter list.
-        var position = expected.count, length = 0
-        while position < size, position - expected.count < 12, let digit = file[position].wholeNumberValue { length = length * 10 + digit; position += 1 }
-        guard position < size, position > expected.count, file[position] == UInt8(ascii: "\n"), size - position - 1 == length else { return nil }
-        let body = UnsafeRawBufferPointer(rebasing: file[(position + 1)...])
-        return SortedNameLines(body: body).userIDs(withNamePrefix: namePrefix, limit: limit)
+        var bytes = [UInt8](repeating: 0, count: size)
+        let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            var done = 0
+            while done < size {
+                let count = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                done += count
+            }
+            return true
+        }
+        return complete ? bytes : nil
     }
 
     /// Saves `body` under `header` at `path`; quietly does nothing when it cannot.

@@ -18,7 +18,10 @@ enum FishCompletion {
                             set store $tokens[$i]
                     end
                 end
-                $tokens[1] __complete $kind $store -- (commandline -ct) 2>/dev/null
+                # The token as typed (`dan\\ sm`), unescaped to the id's own text; an unfinished quote stays as typed.
+                set -l typed (commandline -ct)
+                set -l prefix (string unescape -- $typed 2>/dev/null); or set prefix $typed
+                $tokens[1] __complete $kind $store -- $prefix 2>/dev/null
             end
 
             # The number of positional arguments after the command, options and their values left out.

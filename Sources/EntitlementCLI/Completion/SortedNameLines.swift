@@ -3,8 +3,8 @@ import EntitlementStore
 
 /// Profile base names, one per line (each ending in a newline), sorted by their bytes:
 /// the body of a completion cache. A prefix is found by a binary search over byte offsets
-/// (as `look(1)` searches a sorted file), so a lookup reads a few pages of a memory-mapped
-/// file whatever its size.
+/// (as `look(1)` searches a sorted file). The body is the cache file read whole with
+/// `pread` (`CacheFile`): a million names are about 20 MB, read in a few milliseconds.
 struct SortedNameLines {
     let body: UnsafeRawBufferPointer
 

@@ -41,7 +41,7 @@ enum BulkGrantReport {
     }
 
     static func summary(_ totals: BulkGrant.Totals, entitlement: String, lines: Int, dryRun: Bool, allOrNothing: Bool,
-                        failures: [BulkGrant.Result]) -> String {
+                        failures: [BulkGrant.Result], notListed: Int = 0) -> String {
         var out = ""
         if allOrNothing, totals.failed > 0 {
             out += "Nothing written (--all-or-nothing): \(totals.failed) of \(lines) line\(lines == 1 ? "" : "s") failed.\n"
@@ -57,12 +57,17 @@ enum BulkGrantReport {
         out += "\n" + table.render()
         if !failures.isEmpty {
             out += "\nFailed:\n"
-            for failure in failures {
-                let message = failure.error?.description ?? ""
-                let detail = message.hasPrefix("line \(failure.line.number): ") ? String(message.dropFirst("line \(failure.line.number): ".count)) : message
-                out += "  line \(failure.line.number): '\(Terminal.escape(failure.line.displayID))': \(detail)\n"
-            }
+            for failure in failures { out += "  \(failureLine(failure))\n" }
+            if notListed > 0 { out += "  … and \(notListed) more (each on standard error).\n" }
         }
         return out
+    }
+
+    /// `line 5: '\tbad': the user id starts or ends with white space.`: the summary's line for
+    /// a failure, and (after `Error: `) what standard error says as it happens.
+    static func failureLine(_ failure: BulkGrant.Result) -> String {
+        let message = failure.error?.description ?? ""
+        let detail = message.hasPrefix("line \(failure.line.number): ") ? String(message.dropFirst("line \(failure.line.number): ".count)) : message
+        return "line \(failure.line.number): '\(Terminal.escape(failure.line.displayID))': \(detail)"
     }
 }

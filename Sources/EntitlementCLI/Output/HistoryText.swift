@@ -4,16 +4,17 @@ import EntitlementTeam
 
 /// `history` as records: one row per event.
 enum HistoryText {
-    /// The events as records. On a narrow terminal the table drops, in order: ENV, STARTS,
-    /// STORE, TRANSACTION, BY and EXPIRES; DATE, EVENT, PRODUCT and REASON stay (else vertical records).
-    /// With `audit` (a team store), each row also names its commit, author and signature (dropped
-    /// first), and a `!` before BY flags an actor that is not the commit's author.
-    /// `customer` joins each JSON record (`customer_user_id`), so records from several
-    /// profiles, or piped on, still say whose they are.
+    /// The events as records. On a narrow terminal the table drops, in order: SIGNATURE,
+    /// AUTHOR and COMMIT (a team store's), then ENV, STARTS, STORE, TRANSACTION, EXPIRES,
+    /// REASON and, last of all, BY: the actor is the point of an audit trail. DATE, EVENT and
+    /// PRODUCT stay (else vertical records). With `audit` (a team store), each row also names
+    /// its commit, author and signature, and a `!` before BY flags an actor that is not the
+    /// commit's author. `customer` joins each JSON record (`customer_user_id`), so records
+    /// from several profiles, or piped on, still say whose they are.
     static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
-            .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 6), .init("ENV", dropRank: 1), .init("BY", dropRank: 5), .init("REASON"),
+            .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7), .init("REASON", dropRank: 6),
         ]
         var fieldNames = ["at", "event", "transaction_id", "product_id", "entitlement", "store", "starts_at", "expires_at", "environment", "actor", "reason"]
         if audit {
@@ -52,6 +53,16 @@ enum HistoryText {
         }
         output.table = table
         return output
+    }
+
+    /// `(3 columns hidden; widen the terminal or use --output json)`, dim, under a table that
+    /// dropped columns to fit `width`; nil when nothing was hidden (or the rows went vertical,
+    /// which shows every column).
+    static func hiddenColumnsNote(_ table: TextTable, width: Int?, style: Style) -> String? {
+        let layout = table.layout(width: width)
+        let hidden = table.columns.count - layout.visible.count
+        guard !layout.isVertical, hidden > 0 else { return nil }
+        return style.dim("(\(hidden) column\(hidden == 1 ? "" : "s") hidden; widen the terminal or use --output json)") + "\n"
     }
 
     /// The note under an audit table when some actor is not its commit's author.

@@ -26,8 +26,12 @@ enum ProfileText {
         fields.append(("transactions", String(profile.transactions.count)))
         fields.append(("evaluated at", HumanDate.format(date)))
         let labelWidth = fields.map(\.0.count).max() ?? 0
+        // On a narrow terminal a long value wraps under itself, as the vertical records do.
+        let room = width.map { max($0 - labelWidth - 4, 8) }
         for (label, value) in fields {
-            out += "  " + label.padded(to: labelWidth) + "  " + Terminal.escape(value) + "\n"
+            for (index, piece) in TextTable.wrapped(Terminal.escape(value), cells: room).enumerated() {
+                out += "  " + (index == 0 ? label : "").padded(to: labelWidth) + "  " + piece + "\n"
+            }
         }
         out += "\n"
         let evaluations = engine.evaluations(for: fullProfile, at: date)

@@ -79,13 +79,34 @@ struct TextTable {
             let labelWidth = columns.map { CellWidth.of($0.header) }.max() ?? 0
             let title = "-[ RECORD \(record) ]"
             var out = title + String(repeating: "-", count: max((layout.width ?? 0) - CellWidth.of(title), 1)) + "\n"
+            // On a terminal a long value wraps onto continuation lines under itself, as psql's
+            // wrapped format does, so no line is wider than the terminal (a pipe gets it whole).
+            let room = layout.width.map { max($0 - labelWidth - 3, 8) }
             for column in columns.indices {
                 let label = columns[column].header
-                out += label + String(repeating: " ", count: labelWidth - CellWidth.of(label)) + " | " + decorate(row, column, cell(row, column, short: false)) + "\n"
+                let pieces = Self.wrapped(cell(row, column, short: false), cells: room)
+                for (index, piece) in pieces.enumerated() {
+                    let head = index == 0 ? label + String(repeating: " ", count: labelWidth - CellWidth.of(label)) : String(repeating: " ", count: labelWidth)
+                    out += head + " | " + decorate(row, column, piece) + "\n"
+                }
             }
             return out
         }
         return layout.line(layout.visible.map { cell(row, $0, short: layout.short) }) { decorate(row, $0, $1) }
+    }
+
+    /// `text` cut into pieces of at most `cells` cells, whole characters each; one piece when nil.
+    static func wrapped(_ text: String, cells: Int?) -> [String] {
+        guard let cells, CellWidth.of(text) > cells else { return [text] }
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            var piece = CellWidth.prefix(String(rest), cells: cells)
+            if piece.isEmpty { piece = String(rest.first!) }  // one character wider than the room
+            pieces.append(piece)
+            rest = rest.dropFirst(piece.count)
+        }
+        return pieces
     }
 
     private func cell(_ row: Int, _ column: Int, short: Bool) -> String {

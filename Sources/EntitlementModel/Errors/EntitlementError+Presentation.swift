@@ -49,8 +49,8 @@ extension EntitlementError: CustomStringConvertible {
         switch self {
         case .usage(let message, _, _): return message
         case .invalidArgumentEncoding(let position, let escaped): return "argument \(position) is not valid UTF-8: '\(escaped)'."
-        case .invalidUserID(let problem, _): return problem.message + "."
-        case .unknownUser(let user): return "no profile for user '\(Terminal.escape(user))'"
+        case .invalidUserID(let problem, _, let file): return (file.map { "\(Terminal.escape($0)): " } ?? "") + problem.message + "."
+        case .unknownUser(let user, _): return "no profile for user '\(Terminal.escape(user))'"
         case .unknownProfileID(let id): return "no profile with profile_id '\(Terminal.escape(id))'"
         case .unknownEntitlement(let unknown): return "entitlement '\(Terminal.escape(unknown.id))' is not in the product configuration"
         case .grant(let error): return error.message
@@ -83,8 +83,9 @@ extension EntitlementError: CustomStringConvertible {
         switch self {
         case .usage(_, let hint, _): return hint
         case .invalidArgumentEncoding: return "Arguments, user ids included, must be UTF-8 text."
-        case .invalidUserID(let problem, _): return problem.hint
-        case .unknownUser: return "Check the id, or look it up with --profile-id."
+        case .invalidUserID(let problem, _, _): return problem.hint
+        case .unknownUser(_, let suggestion):
+            return suggestion.map { "Did you mean '\(Terminal.escape($0))'?" } ?? "Check the id, or look it up with --profile-id."
         case .unknownProfileID: return nil
         case .unknownEntitlement(let unknown):
             var hint = unknown.suggestion.map { "Did you mean '\(Terminal.escape($0))'? " } ?? ""
@@ -116,7 +117,7 @@ extension EntitlementError: CustomStringConvertible {
     /// The command whose usage line follows the message, when the error names one.
     package var usageCommand: String? {
         switch self {
-        case .usage(_, _, let command), .invalidUserID(_, let command): return command
+        case .usage(_, _, let command), .invalidUserID(_, let command, _): return command
         default: return nil
         }
     }
@@ -133,10 +134,10 @@ extension EntitlementError: CustomStringConvertible {
 }
 
 extension UnknownEntitlement {
-    /// The note plain `check` (and `check --stdin`) prints before answering exit 1.
+    /// The note plain `check` (and `check --stdin`) prints before answering exit 1 (`Context.note`).
     package var note: String {
         let suggestion = self.suggestion.map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
-        return "Note: entitlement '\(Terminal.escape(id))' is not in the product configuration.\(suggestion)\n"
+        return "entitlement '\(Terminal.escape(id))' is not in the product configuration.\(suggestion)"
     }
 }
 

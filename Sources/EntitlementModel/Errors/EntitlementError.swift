@@ -7,10 +7,13 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case usage(String, hint: String? = nil, command: String? = nil)
     /// A command-line argument that is not valid UTF-8 (1-based position, bytes escaped).
     case invalidArgumentEncoding(position: Int, escaped: String)
-    /// A customer user id the tool refuses; `command` names the command whose usage applies.
-    case invalidUserID(UserID.Problem, command: String? = nil)
-    /// No profile for this user id.
-    case unknownUser(String)
+    /// A customer user id the tool refuses; `command` names the command whose usage applies
+    /// (an id from the command line), `file` the import document that named it (an id from
+    /// data: the message starts with `FILE: ` and no usage line follows).
+    case invalidUserID(UserID.Problem, command: String? = nil, file: String? = nil)
+    /// No profile for this user id; `suggestion` is a stored id close to it, if any
+    /// (`EntitlementStore.nearUserID`), for the hint.
+    case unknownUser(String, suggestion: String? = nil)
     /// No profile with this `profile_id`.
     case unknownProfileID(String)
     /// An entitlement named on the command line that neither the configuration nor the profile knows.

@@ -18,12 +18,21 @@ package struct BulkGrant {
         package var outcome: GrantOutcome?
         package var level: AccessLevel?
         package var error: EntitlementError?
+
+        package init(line: BulkGrantLine, outcome: GrantOutcome? = nil, level: AccessLevel? = nil, error: EntitlementError? = nil) {
+            self.line = line
+            self.outcome = outcome
+            self.level = level
+            self.error = error
+        }
     }
 
     /// Totals for the summary.
     package struct Totals: Equatable, Sendable {
         package var granted = 0, createdProfiles = 0, unchanged = 0, duplicates = 0, failed = 0
         var written = false
+
+        package init() {}
     }
 
     let store: EntitlementStore
@@ -154,7 +163,10 @@ package struct BulkGrant {
         return WorkerThread.start { fileSystem.prefetch(paths) }
     }
 
-    func lineError(_ line: BulkGrantLine) -> EntitlementError {
+    func lineError(_ line: BulkGrantLine) -> EntitlementError { Self.lineError(line) }
+
+    /// A refused line, as its report and exit code (2) say it.
+    package static func lineError(_ line: BulkGrantLine) -> EntitlementError {
         .usage("line \(line.number): \(line.problem ?? "invalid line").", command: "grant")
     }
 }

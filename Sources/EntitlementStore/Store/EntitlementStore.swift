@@ -62,9 +62,10 @@ package struct EntitlementStore: Sendable {
     }
 
     /// Throws `storeMissing` unless `root` holds a store, and `migrationInProgress` while an
-    /// interrupted `migrate` has profiles half moved (`MigrationMarker.swift`).
+    /// interrupted `migrate` has profiles half moved (`MigrationMarker.swift`). A store this
+    /// user may not look into is an I/O error naming the cause ("Permission denied"), never "no store".
     package func requireExists() throws(EntitlementError) {
-        guard fileSystem.exists(configPath) else { throw .storeMissing(path: root) }
+        guard try fileSystem.status(configPath) != nil else { throw .storeMissing(path: root) }
         try requireNoMigration()
     }
 

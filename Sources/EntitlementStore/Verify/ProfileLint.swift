@@ -30,6 +30,7 @@ struct ProfileLint: Sendable {
             report("schema_version", problem)
             return found  // a newer file may mean anything; nothing else is judged
         }
+        for unknown in UnknownKeys.profileProblems(object) { report(unknown.field, unknown.message) }
         if case .string(let id)? = object["customer_user_id"], !id.isEmpty {
             let expected = store.profilePath(for: id)
             if expected != path {

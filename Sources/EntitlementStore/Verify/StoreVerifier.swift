@@ -1,3 +1,4 @@
+import EntitlementJSON
 import EntitlementBasics
 import EntitlementModel
 
@@ -54,7 +55,13 @@ package struct StoreVerifier {
     private func checkConfiguration(into report: inout Report) -> ProductConfiguration? {
         let path = store.configPath
         do throws(EntitlementError) {
-            return try store.loadConfiguration()
+            let configuration = try store.loadConfiguration()
+            if let bytes = try store.fileSystem.readFile(path), case .object(let object)? = try? JSONParser.parse(bytes) {
+                for unknown in UnknownKeys.configurationProblems(object) {
+                    report.problems.append(VerifyProblem(path: path, field: unknown.field, message: unknown.message))
+                }
+            }
+            return configuration
         } catch {
             var message = error.description
             if message.hasPrefix(path + ": ") { message.removeFirst(path.count + 2) }

@@ -6,17 +6,15 @@ import EntitlementRules
 /// field is kept as an unknown key and silently changes what the transaction grants
 /// (`expire_at` for `expires_at` turns a subscription into lifetime access).
 enum TransactionTypos {
-    static let knownKeys = Transaction.CodingKeys.allCases.map(\.rawValue)
+    /// The typed fields, and the two the tool writes into the raw object: a restore's record,
+    /// and a team merge's mark (`DuplicateGrants.supersededByKey`, spelt here because the team
+    /// layer sits above this one).
+    static let knownKeys = Transaction.CodingKeys.allCases.map(\.rawValue) + [Transaction.restoredRevocationsKey, "superseded_by"]
 
     /// Problems of one transaction object; `prefix` is its field path (`transactions[2]`).
     static func problems(_ transaction: JSONObject, prefix: String) -> [(field: String, message: String)] {
-        var found: [(field: String, message: String)] = []
-        let unknown = transaction.keys.filter { !knownKeys.contains($0) }.sorted()
-        for key in unknown {
-            if let near = nearest(key, in: knownKeys) {
-                found.append(("\(prefix).\(key)", "unknown field '\(key)'; did you mean '\(near)'? (an unknown field is kept but ignored)"))
-            }
-        }
+        // Every unknown key, near a known one or not: a vendor's own data belongs in `vendor`.
+        var found = UnknownKeys.problems(transaction, known: knownKeys, prefix: prefix)
         guard let typeName = transaction["type"]?.stringValue else { return found }
         let type = TransactionType(rawValue: typeName)
         if !TransactionType.known.contains(type) {

@@ -25,8 +25,10 @@ struct BulkGrantTests {
         let store = directory.copyOfDemoStore()
         let result = grant(store, "alice\nbob\n\nalice\n bad\nmanual-active\r\n", ["--json"])
         #expect(result.exitCode == 2, "a bad line is a usage error, after the others applied")
-        let results = try lines(result.stdout)
-        #expect(results.map { $0["line"] as? Int } == [1, 2, 4, 5, 6])
+        // A refused line is reported as it is read, before the grants (issue 23, item 18).
+        let printed = try lines(result.stdout)
+        #expect(printed.map { $0["line"] as? Int } == [5, 1, 2, 4, 6])
+        let results = printed.sorted { ($0["line"] as? Int ?? 0) < ($1["line"] as? Int ?? 0) }
         #expect(results.map { $0["result"] as? String } == ["granted", "granted", "duplicate", "failed", "granted"])
         #expect(results[2]["duplicate_of_line"] as? Int == 1)
         let error = results[3]["error"] as? [String: Any]

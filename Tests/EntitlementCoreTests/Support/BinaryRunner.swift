@@ -11,11 +11,12 @@ enum Binary {
 
     static var exists: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// Runs the binary to completion.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    /// Runs the binary to completion; `launcher` (a program and its arguments, ending with the
+    /// binary to run) replaces the plain start, for example to run it as another user.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], launcher: [String]? = nil) throws -> CLIResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher?.first ?? path)
+        process.arguments = (launcher.map { Array($0.dropFirst()) } ?? []) + arguments
         var env = ProcessInfo.processInfo.environment
         env["ENTITLEMENT_STORE"] = nil
         env["NO_COLOR"] = nil

@@ -101,7 +101,7 @@ struct ImportTrustTests {
         let (document, _) = files(notification(chain.sign(Self.transaction)))
         let result = run([document, "--no-verify", "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("warning: JWS signatures are not verified (--no-verify)"))
+        #expect(result.stderr.contains(#"{"warning":"JWS signatures are not verified (--no-verify)"#))  // JSON under --json (issue 23, item 14)
         #expect(try JSONParser.parse(result.stdout)["signatures_verified"] == .bool(false))
         let report = runCLI(["verify", "--store", store.path])
         #expect(report.exitCode != 0)

@@ -1,0 +1,81 @@
+import EntitlementBasics
+import EntitlementModel
+
+/// "Did you mean 'alice@customer.com'?" for a customer id that has no profile.
+///
+/// Answered from the profile file names alone (`ProfileNameListing`): no profile is opened.
+/// Only a miss pays for it (status, history, a person's `check`, a grant that creates a
+/// customer), never an answer from an existing profile, so `check`'s fast path stays as it is.
+extension EntitlementStore {
+    /// The stored customer id closest to `userID` by edit distance, when it is close enough
+    /// by `Suggestion`'s rule (at most 1 to 3 edits, growing with the length); nil when none
+    /// is, when the store cannot be listed, or for ids stored under their SHA-256 form.
+    /// Distances are counted on the escaped file names, ASCII letters compared without case:
+    /// for the usual ids (e-mail addresses, UUIDs, numbers) that is the id's own distance.
+    package func nearUserID(to userID: String) -> String? {
+        guard let escaped = ProfileFileName.escapedWithoutHashing(userID), !escaped.isEmpty else { return nil }
+        var distance = NearNames(target: Array(escaped.utf8))
+        let target = distance.target
+        var best: (name: [UInt8], distance: Int)?
+        let listing = ProfileNameListing(profilesPath: profilesPath, layout: layout)
+        try? listing.forEachName { name in
+            let limit = min(best.map { $0.distance - 1 } ?? 3, max(1, min(3, name.count / 3 + 1)))
+            // The id itself has a profile only if the caller raced a writer; it is no suggestion.
+            // Another case of it (distance 0 once folded) is the best one there is.
+            guard limit >= 0, abs(name.count - target.count) <= limit, !name.elementsEqual(escaped.utf8),
+                  let found = distance.within(limit, of: name), found < target.count else { return true }
+            best = (Array(name), found)
+            return true
+        }
+        guard let best else { return nil }
+        return best.name.withUnsafeBufferPointer(ProfileFileName.userID(fromName:))
+    }
+}
+
+/// A bounded Damerau-Levenshtein distance (optimal string alignment) over bytes, with its
+/// three rows kept from one name to the next: a store of a million names costs no allocation
+/// per name, and a row whose smallest value exceeds the limit ends the comparison early.
+struct NearNames {
+    let target: [UInt8]
+    private var previous2: [Int]
+    private var previous: [Int]
+    private var current: [Int]
+
+    /// `target` is compared with ASCII letters folded to lower case, as every name is.
+    init(target: [UInt8]) {
+        self.target = target.map(Self.folded)
+        previous2 = Array(repeating: 0, count: target.count + 1)
+        previous = previous2
+        current = previous2
+    }
+
+    /// ASCII upper case folded to lower case; every other byte as it is.
+    static func folded(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
+    /// The distance from `target` to `name`, or nil when it is more than `limit`; neither may be empty.
+    mutating func within(_ limit: Int, of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = target.count
+        for j in 0...n { previous[j] = j }
+        var before: UInt8 = 0
+        for i in 1...name.count {
+            let byte = Self.folded(name[i - 1])
+            current[0] = i
+            var smallest = i
+            for j in 1...n {
+                let cost = target[j - 1] == byte ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, target[j - 1] == before, target[j - 2] == byte { value = min(value, previous2[j - 2] + 1) }
+                current[j] = value
+                smallest = min(smallest, value)
+            }
+            if smallest > limit { return nil }
+            before = byte
+            swap(&previous2, &previous)
+            swap(&previous, &current)
+        }
+        let result = previous[n]
+        return result <= limit ? result : nil
+    }
+}
