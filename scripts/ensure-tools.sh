@@ -1,8 +1,8 @@
 #!/bin/sh
 # Installs the programs the test suite runs beside the tool, from Debian's packages, when
 # they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
-# groff (the man page is rendered), and git (the team-store tests run real git; a plain store
-# needs none of these). Extra commands to ensure may be named as arguments
+# groff (the man page is rendered), git (the team-store tests run real git; a plain store
+# needs none of these), and lighttpd, curl and busybox (the webhook's web-server tests). Extra commands to ensure may be named as arguments
 # (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
 # Idempotent: does nothing when all are present.
 # Tests that need a program still missing afterwards (no network, no root) say so and skip.
@@ -15,6 +15,10 @@ command -v fish >/dev/null 2>&1 || missing="$missing fish"
 command -v groff >/dev/null 2>&1 || missing="$missing groff"
 command -v man >/dev/null 2>&1 || missing="$missing man-db"
 command -v git >/dev/null 2>&1 || missing="$missing git"
+# The live-store tests (issue 25) run the webhook behind real web servers and post with curl.
+command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || missing="$missing lighttpd"
+command -v curl >/dev/null 2>&1 || missing="$missing curl"
+command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
