@@ -2,21 +2,40 @@
 import PackageDescription
 
 // Linux only: the store uses Glibc directly (flock, O_NOFOLLOW, directory fsync); see README, "Platforms".
+//
+// The targets are layered, each depending only on those below it (ARCHITECTURE.md draws the
+// graph); SwiftPM refuses a cycle, so the layering is checked on every build.
 
 let package = Package(
     name: "entitlement",
     products: [
         .executable(name: "entitlement", targets: ["entitlement"]),
-        .library(name: "EntitlementCore", targets: ["EntitlementCore"]),
     ],
     targets: [
         // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Signature and certificate checks for vendor data; depends on nothing of ours.
         .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
-        .target(name: "EntitlementCore", dependencies: ["EntitlementTrust"]),
-        .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
-        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore", "EntitlementTrust", "COpenSSL"], exclude: ["Golden"]),
+        .target(name: "EntitlementBasics"),
+        .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
+        .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
+        .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
+        .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
+        .target(name: "EntitlementImport", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
+        .target(name: "EntitlementIngest", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementImport", "EntitlementTrust",
+        ]),
+        .target(name: "EntitlementCLI", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementTrust",
+        ]),
+        .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
+        .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
+        .testTarget(name: "EntitlementCoreTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI", "EntitlementTrust", "COpenSSL",
+        ], exclude: ["Golden"]),
     ]
 )

@@ -26,16 +26,24 @@ if ! find -L "$toolchain_lib" -name 'libclang_rt.fuzzer-*.a' 2>/dev/null | grep 
 fi
 
 mkdir -p "$work/bin"
-sources=$(find Sources/EntitlementCore -name '*.swift' | sort)
+# Every library module's sources, compiled as one module (the harnesses reach package and
+# internal API); the imports of the package's own modules are dropped from a copy, since
+# they are all one module here.
+library=$(find Sources -maxdepth 1 -type d -name 'Entitlement*' | sort)
+rm -rf "$work/src" && mkdir -p "$work/src"
+for file in $(find $library -name '*.swift' | sort); do
+    sed -E '/^(@testable )?import Entitlement[A-Za-z]*$/d' "$file" > "$work/src/$(echo "${file#Sources/}" | tr '/' '_')"
+done
+sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
 digest=$(cat $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
-    # One module: the harnesses reach internal API; FUZZING drops the tests' @testable import.
+    # One module: the harnesses reach internal API; FUZZING drops the tests' @testable imports.
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-        -module-name EntitlementCore -D FUZZING \
+        -module-name EntitlementFuzz -D FUZZING \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi

@@ -1,4 +1,7 @@
-import EntitlementCore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 import Foundation
 
 /// The product configuration of the synthetic store: the demo store's, plus the

@@ -1,4 +1,7 @@
-import EntitlementCore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 
 /// The rows of `bench-transactions.tsv`, which the benchmark loads into SQLite.
 ///

@@ -1,4 +1,7 @@
-import EntitlementCore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 import Foundation
 
 /// The kinds of customer the synthetic store mixes, after the demo fixtures.

@@ -9,7 +9,10 @@
 //   bench-transactions.tsv  every transaction, one per line, for the SQLite peer
 //   bench-peer.json     the same data as one JSON file, for the jq peer
 //   bench-manifest.json what was generated; written last, so it marks a complete store
-import EntitlementCore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +39,7 @@ let usage = """
     The reference date is fixed at 2026-01-15T12:00:00Z: no wall clock is read.
     """
 
-struct Options {
+package struct Options {
     var profiles = 1000
     var out: String?
     var seed: UInt64 = 20_260_115

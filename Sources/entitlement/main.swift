@@ -1,8 +1,9 @@
-import EntitlementCore
+import EntitlementBasics
+import EntitlementCLI
 import FoundationEssentials
 import Glibc
 
-// The real streams, environment, clock and ids; everything else is in EntitlementCore.
+// The real streams, environment, clock and ids; everything else is in the library modules (ARCHITECTURE.md).
 // A closed pipe is noticed as EPIPE by the output, which ends the run quietly with exit 141
 // (as SIGPIPE would), instead of the signal cutting a store write short.
 signal(SIGPIPE, SIG_IGN)

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// What grant, revoke and import print, with a fixed clock and ids in sequence (Context.newID),
 /// compared with files in Golden/. Temporary paths are shown as STORE and FIXTURES.

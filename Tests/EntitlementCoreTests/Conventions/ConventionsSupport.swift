@@ -1,6 +1,13 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Runs the CLI in-process as if standard output were a terminal `columns` wide.
 func runCLIOnTerminal(_ arguments: [String], columns: Int?, environment: [String: String] = [:], now: Date = demoDate) -> CLIResult {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// Each App Store notificationType, from the signed body (verified against a minted test root)
 /// to what `check` answers (vendor-events/README.md's table; docs/ingest.md, "App Store events").

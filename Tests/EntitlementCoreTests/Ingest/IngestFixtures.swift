@@ -1,5 +1,10 @@
 import Foundation
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// The project's own webhook bodies, written from the vendors' documented fields
 /// (../shared/vendor-events/README.md); no vendor sample is copied.

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// Order and exactly-once: any arrival order of the same events gives byte-identical profiles,
 /// and a replay changes nothing (issue 25, semantics 1 and 2).

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// Each RevenueCat event type, from the raw body (`ingest --stdin`) to what `check` answers.
 @Suite(.tags(.cli))

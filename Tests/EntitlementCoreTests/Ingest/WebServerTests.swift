@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// The webhook behind a real web server (lighttpd with mod_cgi, and busybox httpd), posted to
 /// with curl, checked with `check`: issue 25, "Tests: the real thing, end to end".

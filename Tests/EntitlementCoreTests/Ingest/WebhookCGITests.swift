@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+@testable import EntitlementIngest
+@testable import EntitlementCLI
 
 /// `entitlement webhook` in-process, as a web server runs it: CGI variables and a body on stdin.
 @Suite(.tags(.cli))

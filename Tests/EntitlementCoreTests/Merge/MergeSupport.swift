@@ -1,5 +1,12 @@
 import Foundation
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Merge suites nest here, so `swift test --filter Merge` runs exactly them.
 enum Merge {}

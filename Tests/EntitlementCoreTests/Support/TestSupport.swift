@@ -1,7 +1,14 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).
 let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!

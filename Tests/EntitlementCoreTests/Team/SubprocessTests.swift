@@ -1,6 +1,13 @@
 import Glibc
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Running a program with big input and output at once: nothing blocks, nothing is lost.
 struct SubprocessTests {

@@ -1,7 +1,14 @@
 import Foundation
 import Glibc
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// A team store shared over the network: `git daemon` on 127.0.0.1 serving the bare
 /// repository (git:// URLs, push enabled), then stopped to show an unreachable remote.

@@ -1,5 +1,12 @@
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// The team store's pure parts: object names, trees, zlib framing, identities, messages, layout.
 struct TeamStoreUnitTests {

@@ -1,7 +1,14 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 extension Unit {
     /// The read path's shortcuts decode exactly what plain lookups decode: byte-rule key

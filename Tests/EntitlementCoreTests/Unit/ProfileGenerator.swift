@@ -1,5 +1,12 @@
 import Foundation
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 /// Seeded random profiles for the engine's property tests: subscriptions with renewals,
 /// upgrades inside a chain, one-time purchases, grants, refunds and renewal info.

@@ -1,6 +1,13 @@
 import Glibc
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 extension Unit {
     /// `ShortBytes.equal` says what `memcmp` says, for every length up to 80 and a difference

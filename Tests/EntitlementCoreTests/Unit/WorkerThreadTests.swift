@@ -1,7 +1,14 @@
 import Glibc
 import Synchronization
 import Testing
-@testable import EntitlementCore
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
 
 extension Unit {
     /// The tool's own threads (`WorkerThread`), which stand in for a thread pool.

@@ -1,7 +1,0 @@
-/// `--color WHEN`: whether output is coloured.
-public enum ColorChoice: String, CaseIterable, Sendable {
-    /// Colour on a terminal, unless `NO_COLOR` says otherwise (`CLICOLOR_FORCE` forces it).
-    case auto
-    case always
-    case never
-}

@@ -1,0 +1,154 @@
+import FoundationEssentials
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
+/// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
+package enum AppStoreMapper {
+    package typealias K = AppleKey
+
+    static func map(_ root: JSONValue, signature: DocumentSignature, path: String) throws(FieldError) -> ImportDocument {
+        var document = ImportDocument(format: .appstore, shape: signature.shape)
+        switch signature {
+        case .appStoreTransaction:
+            let payload = try AppStorePayloads.transaction(FieldReader.vendorObject(root, path: path), into: &document)
+            document.noteSignedDate(payload.signedDate)
+        case .appStoreTransactions:
+            try transactions(root, path: path, into: &document)
+        case .appStoreRenewalInfo:
+            let payload = try AppStorePayloads.renewal(FieldReader.vendorObject(root, path: path), into: &document)
+            document.noteSignedDate(payload.signedDate)
+        case .appStoreNotification:
+            try notification(FieldReader.vendorObject(root, path: path), into: &document)
+        case .appStoreSignedNotification:
+            let envelope = try FieldReader.vendorObject(root, path: path)
+            if let payload = try signedField(envelope, K.signedPayload, into: &document) {
+                try notification(payload, into: &document)
+            }
+        case .appStoreStatuses:
+            try statuses(FieldReader.vendorObject(root, path: path), into: &document)
+        case .appStoreHistory:
+            try history(FieldReader.vendorObject(root, path: path), into: &document)
+        default:
+            break
+        }
+        return document
+    }
+
+    /// A JWS string field: decoded payload, nil when absent or a placeholder (warned), exit 4 when broken.
+    static func signedField(_ reader: FieldReader, _ key: String, into document: inout ImportDocument) throws(FieldError) -> FieldReader? {
+        guard let value = reader.value(key) else { return nil }
+        guard case .string(let text) = value else { throw reader.vendorWrongType(key, expected: "a JWS string", found: value) }
+        return try decode(text, path: reader.childPath(key), into: &document)
+    }
+
+    static func decode(_ text: String, path: String, into document: inout ImportDocument) throws(FieldError) -> FieldReader? {
+        guard JWS.looksLikeJWS(text) else {
+            document.warnings.append("\(path) is not a JWS (\(JWS.shortQuote(text))); skipped")
+            document.skipped.append("\(path): not a JWS")
+            return nil
+        }
+        guard let payload = JWS.payload(of: text) else {
+            throw FieldError(path: path, message: "not a valid JWS (the payload is not base64url-encoded JSON)")
+        }
+        document.jwsDecoded += 1
+        return FieldReader(payload, path: ImportPath.payload(path))
+    }
+
+    /// A2: decoded payloads, or JWS strings; the first element decides which.
+    static func transactions(_ root: JSONValue, path: String, into document: inout ImportDocument) throws(FieldError) {
+        guard case .array(let items) = root, let first = items.first else { return }
+        let signed: Bool
+        if case .string = first { signed = true } else { signed = false }
+        for (index, item) in items.enumerated() {
+            let itemPath = ImportPath.index(path, index)
+            let reader: FieldReader?
+            if signed {
+                guard case .string(let text) = item else {
+                    throw FieldError(path: itemPath, message: "expected a JWS string like the first element, found \(ImportPath.show(item))")
+                }
+                reader = try decode(text, path: itemPath, into: &document)
+            } else {
+                reader = try FieldReader.vendorObject(item, path: itemPath)
+            }
+            if let reader { document.noteSignedDate(try AppStorePayloads.transaction(reader, into: &document).signedDate) }
+        }
+    }
+
+    /// A4 (and A5 once decoded): the signed transaction and renewal info, and `data.status`.
+    package static func notification(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+        let type = try r.vendorString(K.notificationType) ?? "notification"
+        let subtype = try r.vendorString(K.subtype)
+        let name = subtype.map { "\(type)/\($0)" } ?? type
+        document.detail = name
+        document.time = try r.vendorRequiredEpochMilliseconds(K.signedDate)
+        document.timeSource = .signedDate
+        guard let data = try r.vendorObject(K.data), data.value(K.signedTransactionInfo) != nil || data.value(K.signedRenewalInfo) != nil else {
+            document.warnings.append("\(Terminal.escape(name)) notification carries no customer data; nothing imported")
+            return
+        }
+        var subject: String?
+        if let payload = try signedField(data, K.signedTransactionInfo, into: &document) {
+            subject = try AppStorePayloads.transaction(payload, into: &document).subject
+        }
+        if let payload = try signedField(data, K.signedRenewalInfo, into: &document) {
+            let renewalSubject = try AppStorePayloads.renewal(payload, into: &document).subject
+            subject = subject ?? renewalSubject
+        }
+        if let status = try data.vendorInt(K.status) { appendStatement(status: status, subject: subject, into: &document) }
+    }
+
+    /// A6: every `data[i].lastTransactions[j]`, each with its own `status`.
+    static func statuses(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+        let groups = try r.vendorArray(K.data) ?? []
+        for (groupIndex, group) in groups.enumerated() {
+            let groupReader = try FieldReader.vendorObject(group, path: ImportPath.index(r.childPath(K.data), groupIndex))
+            guard let entries = try groupReader.vendorArray(K.lastTransactions) else { throw groupReader.vendorMissing(K.lastTransactions) }
+            for (index, entry) in entries.enumerated() {
+                let item = try FieldReader.vendorObject(entry, path: ImportPath.index(groupReader.childPath(K.lastTransactions), index))
+                guard let status = try item.vendorInt(K.status) else { throw item.vendorMissing(K.status) }
+                let listed = try item.vendorNonEmptyString(K.originalTransactionId)
+                var subject: String?
+                if let payload = try signedField(item, K.signedTransactionInfo, into: &document) {
+                    let result = try AppStorePayloads.transaction(payload, into: &document)
+                    document.noteSignedDate(result.signedDate)
+                    subject = result.subject
+                }
+                if let payload = try signedField(item, K.signedRenewalInfo, into: &document) {
+                    let result = try AppStorePayloads.renewal(payload, into: &document)
+                    document.noteSignedDate(result.signedDate)
+                    subject = subject ?? result.subject
+                }
+                appendStatement(status: status, subject: subject ?? listed, into: &document)
+            }
+        }
+    }
+
+    /// A7: one page of `signedTransactions`.
+    static func history(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+        let path = r.childPath(K.signedTransactions)
+        for (index, item) in (try r.vendorArray(K.signedTransactions) ?? []).enumerated() {
+            guard case .string(let text) = item else {
+                throw FieldError(path: ImportPath.index(path, index), message: "expected a JWS string, found \(ImportPath.show(item))")
+            }
+            if let payload = try decode(text, path: ImportPath.index(path, index), into: &document) {
+                document.noteSignedDate(try AppStorePayloads.transaction(payload, into: &document).signedDate)
+            }
+        }
+        if try r.vendorBool(K.hasMore) == true {
+            document.warnings.append("hasMore is true: only this page was imported")
+        }
+    }
+
+    /// Section 8.5: a status code about one subscription.
+    static func appendStatement(status: Int, subject: String?, into document: inout ImportDocument) {
+        guard let (state, accepted) = AppleValue.status(status) else {
+            document.warnings.append("unknown App Store status \(status); not compared")
+            document.statements.append(VendorStatement(subject: .subscription(subject), vendorState: VendorState.unknown, accepted: [],
+                                                       evidence: "status \(status)", notComparable: "unknown App Store status \(status)"))
+            return
+        }
+        document.statements.append(VendorStatement(subject: .subscription(subject), vendorState: state, accepted: accepted,
+                                                   evidence: "status \(status) (\(state))"))
+    }
+}

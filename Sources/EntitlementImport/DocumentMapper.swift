@@ -1,0 +1,58 @@
+import EntitlementJSON
+import EntitlementModel
+
+/// One document's bytes → JSON (or a bare JWS) → its shape → an `ImportDocument`. Pure.
+package enum DocumentMapper {
+    /// Maps the document `bytes`, named `file` in messages; `format` restricts detection (`--format`).
+    /// `line` and `column` say where the bytes start in their input, for syntax errors.
+    package static func map(_ bytes: [UInt8], file: String, format: ImportFormat?, line: Int = 1, column: Int = 1) throws(EntitlementError) -> ImportDocument {
+        var (root, path, decoded) = try parse(bytes, file: file, line: line, column: column)
+        if case .string(let text) = root, JWS.looksLikeJWS(text) {
+            root = try decodeWhole(text, file: file)
+            path = ImportPath.payload(path)
+            decoded += 1
+        }
+        let signature = try FormatDetector.detect(root, format: format, file: file)
+        do {
+            var document: ImportDocument
+            switch signature.format {
+            case .appstore: document = try AppStoreMapper.map(root, signature: signature, path: path)
+            case .revenuecat: document = try RevenueCatMapper.map(root, path: path)
+            case .adapty: document = try AdaptyMapper.map(root, signature: signature, path: path)
+            case .qonversion: document = try QonversionMapper.map(root, signature: signature, path: path)
+            }
+            document.jwsDecoded += decoded
+            return document
+        } catch {
+            throw .invalidImport(file: file, detail: error.description)
+        }
+    }
+
+    /// The JSON value of the text, or the payload of a text that is one compact JWS (section 2.1).
+    static func parse(_ bytes: [UInt8], file: String, line: Int, column: Int) throws(EntitlementError) -> (JSONValue, String, Int) {
+        var text = bytes[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        let trimmed = text.drop { isSpace($0) }.reversed().drop { isSpace($0) }
+        guard !trimmed.isEmpty else { throw .invalidImport(file: file, detail: "the document is empty") }
+        if trimmed.count < 100_000, let string = String(validating: Array(text), as: UTF8.self), JWS.looksLikeJWS(string) {
+            return (try decodeWhole(string, file: file), ImportPath.payload(""), 1)
+        }
+        do {
+            return (try JSONParser.parse(Array(text), allowTrailingCommas: true), "", 0)
+        } catch {
+            var located = error
+            if located.line == 1 { located.column += column - 1 }
+            located.line += line - 1
+            throw .invalidImport(file: file, detail: "invalid JSON at \(located.description)")
+        }
+    }
+
+    static func decodeWhole(_ text: String, file: String) throws(EntitlementError) -> JSONValue {
+        guard let payload = JWS.payload(of: text) else {
+            throw .invalidImport(file: file, detail: "not a valid JWS (the payload is not base64url-encoded JSON)")
+        }
+        return .object(payload)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+}

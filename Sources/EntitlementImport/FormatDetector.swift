@@ -1,0 +1,130 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
+/// One test on a document's top-level value (docs/import.md, section 2.2).
+enum DocumentSignature: String, CaseIterable, Sendable {
+    case appStoreTransaction = "A1", appStoreTransactions = "A2", appStoreRenewalInfo = "A3"
+    case appStoreNotification = "A4", appStoreSignedNotification = "A5", appStoreStatuses = "A6", appStoreHistory = "A7"
+    case revenueCatSubscriber = "R1"
+    case adaptyProfile = "D1", adaptyEnvelope = "D2"
+    case qonversionEntitlements = "Q1", qonversionPermissions = "Q2", qonversionEnvelope = "Q3"
+
+    var format: ImportFormat {
+        switch self {
+        case .appStoreTransaction, .appStoreTransactions, .appStoreRenewalInfo, .appStoreNotification,
+             .appStoreSignedNotification, .appStoreStatuses, .appStoreHistory:
+            return .appstore
+        case .revenueCatSubscriber: return .revenuecat
+        case .adaptyProfile, .adaptyEnvelope: return .adapty
+        case .qonversionEntitlements, .qonversionPermissions, .qonversionEnvelope: return .qonversion
+        }
+    }
+
+    var shape: ImportShape {
+        switch self {
+        case .appStoreTransaction: return .transaction
+        case .appStoreTransactions: return .transactions
+        case .appStoreRenewalInfo: return .renewalInfo
+        case .appStoreNotification, .appStoreSignedNotification: return .notification
+        case .appStoreStatuses: return .statuses
+        case .appStoreHistory: return .history
+        case .revenueCatSubscriber: return .subscriber
+        case .adaptyProfile, .adaptyEnvelope: return .profile
+        case .qonversionEntitlements: return .entitlements
+        case .qonversionPermissions, .qonversionEnvelope: return .permissions
+        }
+    }
+
+    /// Why it matched, for the ambiguity message: `has "subscriber"`.
+    var evidence: String {
+        switch self {
+        case .appStoreTransaction: return "has \"transactionId\""
+        case .appStoreTransactions: return "is an array of transactions"
+        case .appStoreRenewalInfo: return "has \"autoRenewStatus\""
+        case .appStoreNotification: return "has \"notificationType\""
+        case .appStoreSignedNotification: return "has \"signedPayload\""
+        case .appStoreStatuses: return "has \"data\" and \"bundleId\""
+        case .appStoreHistory: return "has \"signedTransactions\""
+        case .revenueCatSubscriber: return "has \"subscriber\""
+        case .adaptyProfile: return "has \"profile_id\""
+        case .adaptyEnvelope: return "has \"data.profile_id\""
+        case .qonversionEntitlements: return "is an array of entitlements"
+        case .qonversionPermissions: return "has \"permissions\""
+        case .qonversionEnvelope: return "has \"data.permissions\""
+        }
+    }
+
+    /// True when `value` passes this test. Only keys and kinds are looked at, never values.
+    func matches(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items):
+            guard let first = items.first else { return false }
+            switch self {
+            case .appStoreTransactions:
+                if case .string = first { return true }
+                return first.objectValue?["transactionId"] != nil
+            case .qonversionEntitlements:
+                guard let object = first.objectValue, object["id"] != nil else { return false }
+                return ["active", "renew_state", "store_transactions"].contains { object[$0] != nil }
+            default: return false
+            }
+        case .object(let object):
+            func has(_ key: String) -> Bool { object[key] != nil }
+            let data = object["data"]?.objectValue
+            switch self {
+            case .appStoreTransaction: return has("transactionId")
+            case .appStoreRenewalInfo: return (has("autoRenewStatus") || has("autoRenewProductId")) && !has("transactionId")
+            case .appStoreNotification: return has("notificationType")
+            case .appStoreSignedNotification: return has("signedPayload")
+            case .appStoreStatuses:
+                guard case .array? = object["data"] else { return false }
+                return has("bundleId") || has("appAppleId")
+            case .appStoreHistory: return has("signedTransactions")
+            case .revenueCatSubscriber: return has("subscriber")
+            case .adaptyProfile: return has("profile_id") || has("paid_access_levels")
+            case .adaptyEnvelope:
+                guard !has("notificationType"), let data else { return false }
+                return data["profile_id"] != nil || data["paid_access_levels"] != nil
+            case .qonversionPermissions: return has("permissions")
+            case .qonversionEnvelope:
+                guard !has("notificationType"), let data else { return false }
+                return data["permissions"] != nil
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+}
+
+/// Decides which vendor shape a document is, or says clearly why it cannot.
+enum FormatDetector {
+    static let unknownShapeExpectation = """
+        expected an App Store transaction, renewal info, notification, statuses or history document; \
+        a RevenueCat subscriber response ({"subscriber": …}); an Adapty profile ({"profile_id": …}); \
+        or Qonversion entitlements ([{"id": …, "active": …}] or {"permissions": […]})
+        """
+
+    /// The one signature `value` matches, among `format`'s when given. Exit 2 otherwise.
+    static func detect(_ value: JSONValue, format: ImportFormat?, file: String) throws(EntitlementError) -> DocumentSignature {
+        let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }
+        let matching = candidates.filter { $0.matches(value) }
+        let name = Terminal.escape(file)
+        if let format, matching.isEmpty {
+            throw .usage("\(name): not a document in the \(format.rawValue) format: \(format.expectation)",
+                         hint: "Check the file, or leave out --format to detect the format.")
+        }
+        guard let first = matching.first else {
+            throw .usage("\(name): unknown document shape: \(unknownShapeExpectation)", hint: "Pass --format if the document is one of these.")
+        }
+        // With --format only that vendor's signatures are tried, which settles a cross-vendor ambiguity.
+        if matching.count > 1 {
+            let names = matching.map { "\($0.format.displayName) (\($0.evidence))" }
+            let listed = names.count == 2 ? names.joined(separator: " and ")
+                : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            throw .usage("\(name): ambiguous document: it looks like \(listed)", hint: "Pass --format.")
+        }
+        return first
+    }
+}

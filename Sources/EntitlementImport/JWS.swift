@@ -1,0 +1,54 @@
+import EntitlementBasics
+import EntitlementJSON
+
+/// Compact JWS strings (`header.payload.signature`, base64url) as Apple signs its data.
+///
+/// Only decoded, never verified: the command says so once on stderr.
+package enum JWS {
+    /// True when `text`, trimmed, has the shape `^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$`.
+    package static func looksLikeJWS(_ text: String) -> Bool {
+        let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
+        return parts.allSatisfy { $0.utf8.allSatisfy(isBase64URL) }
+    }
+
+    /// The payload object of a JWS-shaped string, or nil when the header or the payload
+    /// is not base64url-encoded JSON of an object.
+    package static func payload(of text: String) -> JSONObject? {
+        let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerBytes = base64URLDecode(parts[0]), let payloadBytes = base64URLDecode(parts[1]),
+              case .object? = try? JSONParser.parse(headerBytes, allowTrailingCommas: true),
+              case .object(let payload)? = try? JSONParser.parse(payloadBytes, allowTrailingCommas: true)
+        else { return nil }
+        return payload
+    }
+
+    /// base64url with optional padding.
+    package static func base64URLDecode(_ part: Substring) -> [UInt8]? {
+        Base64URL.decode(part.utf8)
+    }
+
+    /// Apple's placeholders, cut for warnings: `"signed_transaction_info_value"`.
+    package static func shortQuote(_ text: String) -> String {
+        let cut = text.count > 30 ? String(text.prefix(30)) + "…" : text
+        return "\"" + Terminal.escape(cut) + "\""
+    }
+
+    private static func trimmed(_ text: String) -> Substring {
+        var slice = Substring(text)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return slice
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import FoundationEssentials
+
+/// The values of one object's known fields, by `FieldTable` slot, read straight from the
+/// bytes with the rules of `FieldReader` (`null` is absent; a wrong type is an error).
+/// Any error gives up (`Unsupported`): the tree path then reports it, with its path.
+package struct ScannedFields {
+    package let table: FieldTable
+    /// The value of each slot; reset for every object.
+    package private(set) var values: [ScannedValue]
+    /// Per slot, the last few strings made and where their bytes were (`internWays` a
+    /// slot, replaced in turn): transactions repeat product ids, stores, types and the
+    /// original ids of interleaved subscriptions, which then cost no allocation. Only
+    /// for a reader that makes strings (`interning`): the scanner of `check` makes none.
+    private var internRanges: [Range<Int>] = []
+    private var internTexts: [String] = []
+    private var internNext: [Int] = []
+    package static let internWays = 8
+
+    /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
+    /// at the cursor when the key is the one predicted.
+    private let quotedKeys: [UInt8]
+    private let quotedRanges: [Range<Int>]
+    /// The slots of the previous object's keys in their order (-1: a key the table does
+    /// not know): objects of an array are usually written with the same keys in the same
+    /// order, so the key at each position is first compared with that one.
+    private var order: [Int] = []
+
+    package init(_ table: FieldTable, interning: Bool = false) {
+        self.table = table
+        if interning {
+            internRanges = Array(repeating: -1..<(-1), count: table.keys.count * Self.internWays)
+            internTexts = Array(repeating: "", count: table.keys.count * Self.internWays)
+            internNext = Array(repeating: 0, count: table.keys.count)
+        }
+        var quotedKeys: [UInt8] = []
+        var quotedRanges: [Range<Int>] = []
+        for key in table.keys {
+            precondition(!key.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "plain field names")
+            let start = quotedKeys.count
+            quotedKeys.append(contentsOf: key.utf8)
+            quotedKeys.append(UInt8(ascii: "\""))
+            quotedRanges.append(start..<quotedKeys.count)
+        }
+        self.quotedKeys = quotedKeys
+        self.quotedRanges = quotedRanges
+        order.reserveCapacity(32)
+        values = Array(repeating: .absent, count: table.keys.count)
+    }
+
+    /// Slots already filled in the current object (a repeated key is the tree path's to report).
+    private var seen: UInt64 = 0
+
+    /// Starts a new object: every slot absent.
+    package mutating func begin() {
+        values.withUnsafeMutableBufferPointer { values in
+            for slot in values.indices { values[slot] = .absent }
+        }
+        seen = 0
+    }
+
+    /// Fills `slot`; gives up when the object already had that key.
+    @inline(__always)
+    package mutating func set(_ slot: Int, _ value: ScannedValue) throws(Unsupported) {
+        guard seen & (1 << UInt64(slot)) == 0 else { throw Unsupported() }
+        seen |= 1 << UInt64(slot)
+        values[slot] = value
+    }
+
+    /// The slot of the key at `key`, or nil when the table does not know it.
+    @inline(__always)
+    package func slot(_ key: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        table.slot(bytes: UnsafeBufferPointer(rebasing: bytes[key]))
+    }
+
+    /// Reads the object at the cursor into the slots and returns its byte range; `unknown`
+    /// scans the value of each key the table does not know.
+    package mutating func read(_ cursor: inout ByteCursor, unknown: (inout ByteCursor, Range<Int>) throws(Unsupported) -> Void) throws(Unsupported) -> Range<Int> {
+        begin()
+        let start = cursor.index
+        try cursor.expect(UInt8(ascii: "{"))
+        let unknownKeys = cursor.beginKeys()
+        defer { cursor.endKeys(unknownKeys) }
+        var first = true
+        var position = 0
+        while try cursor.toNextKey(first: &first) {
+            var slot = -1
+            if position < order.count, order[position] >= 0, skipPredictedKey(order[position], &cursor) {
+                slot = order[position]
+            } else {
+                let (key, _) = try cursor.string()
+                if let known = self.slot(key, cursor.bytes) {
+                    slot = known
+                } else {
+                    try cursor.toValue()
+                    try cursor.addKey(key, since: unknownKeys)
+                    try unknown(&cursor, key)
+                }
+                remember(slot, at: position)
+            }
+            if slot >= 0 {
+                try cursor.toValue()
+                try set(slot, try cursor.value())
+            }
+            position += 1
+        }
+        if position < order.count { order.removeSubrange(position...) }
+        return start..<cursor.index
+    }
+
+    /// True, with the cursor past the key, when the key at the cursor is `slot`'s.
+    @inline(__always)
+    private func skipPredictedKey(_ slot: Int, _ cursor: inout ByteCursor) -> Bool {
+        let range = quotedRanges[slot]
+        return quotedKeys.withUnsafeBufferPointer { cursor.skipKey(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Records that the object's key at `position` was `slot`'s (-1: unknown), for the next object.
+    private mutating func remember(_ slot: Int, at position: Int) {
+        if position < order.count {
+            order[position] = slot
+        } else if position == order.count, position < 64 {
+            order.append(slot)
+        }
+    }
+
+    // MARK: Typed reads (FieldReader's rules; the others in ScannedFields+Typed)
+
+    /// Like `optionalString`, remembering recent strings of the field for the next objects.
+    package mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
+        switch values[slot] {
+        case .absent, .null: return nil
+        case .string(let range, _):
+            guard !internNext.isEmpty else { return Self.makeString(range, bytes) }
+            let first = slot * Self.internWays
+            let found = internRanges.withUnsafeBufferPointer { ranges -> Int? in
+                for way in first..<(first + Self.internWays) where ranges[way].count == range.count && ranges[way].lowerBound >= 0
+                    && ByteCursor.same(bytes, ranges[way], range) {
+                    return way
+                }
+                return nil
+            }
+            if let found { return internTexts[found] }
+            let text = Self.makeString(range, bytes)
+            let way = first + internNext[slot]
+            internNext[slot] = (internNext[slot] + 1) % Self.internWays
+            internRanges[way] = range
+            internTexts[way] = text
+            return text
+        default: throw Unsupported()
+        }
+    }
+
+    /// The scanner accepted the bytes as UTF-8 already.
+    @inline(__always)
+    package static func makeString(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+}

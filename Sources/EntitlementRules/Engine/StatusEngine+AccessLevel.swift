@@ -1,0 +1,91 @@
+import FoundationEssentials
+import EntitlementJSON
+import EntitlementModel
+
+extension StatusEngine {
+    /// Fills the access level from the decisive transaction and its renewal info.
+    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile,
+                     supersessions: [Supersession.Key: Supersession] = [:]) -> AccessLevel {
+        let transaction = decisive.transaction
+        var state = state
+        let renewal = profile.renewal(for: transaction)
+        if state == .expired, transaction.type != .manualGrant, renewal?.isInBillingRetry == true {
+            state = .billingRetry
+        }
+        var level = AccessLevel(id: id, state: state)
+        let ownEnd = Supersession.end(of: transaction, Supersession.lookup(transaction, in: supersessions))
+        level.expiresAt = state == .active ? continuousEnd(from: transaction, until: ownEnd, candidates: candidates, supersessions: supersessions) : ownEnd
+        level.isLifetime = state.isActive && level.expiresAt == nil
+        level.startsAt = transaction.effectiveStart
+        let chain = candidates.filter { $0.originalTransactionID == transaction.originalTransactionID }
+        let first = chain.min { $0.effectiveStart < $1.effectiveStart } ?? transaction
+        level.activatedAt = first.effectiveStart
+        level.renewedAt = first.transactionID == transaction.transactionID ? nil : transaction.purchasedAt
+        if state == .revoked {
+            level.revokedAt = transaction.revokedAt
+            level.revocationReason = transaction.revocationReason
+            // Revoked then, by a revocation that was restored later: that revocation's facts.
+            if case .revoked(let at) = decisive.verdict, at != transaction.revokedAt,
+               let undone = transaction.restoredRevocations.first(where: { $0.revokedAt == at }) {
+                level.revokedAt = undone.revokedAt
+                level.revocationReason = undone.revocationReason
+            }
+        }
+        level.store = transaction.store
+        level.productID = transaction.productID
+        level.transactionID = transaction.transactionID
+        level.isSandbox = transaction.environment == .sandbox
+        level.periodType = Self.periodType(of: transaction)
+        level.grantType = Self.grantType(of: transaction)
+        level.renewState = Self.renewState(of: transaction, renewal: renewal, state: state)
+        level.applyRenewal(renewal)
+        return level
+    }
+
+    /// When access from `transaction` really ends: back-to-back grants and purchases
+    /// that start by the time the previous one ends carry it on (a chained grant).
+    /// A superseded transaction carries the end on only until it was superseded.
+    func continuousEnd(from transaction: Transaction, until ownEnd: Date?, candidates: [Transaction],
+                       supersessions: [Supersession.Key: Supersession] = [:]) -> Date? {
+        guard var end = ownEnd else { return nil }
+        let following = candidates.filter { $0.revokedAt == nil && !$0.type.is(.consumablePurchase) && environment.includes($0.environment) }
+        var extended = true
+        while extended {
+            extended = false
+            for next in following where next.effectiveStart <= end {
+                guard let nextEnd = Supersession.end(of: next, Supersession.lookup(next, in: supersessions)) else { return nil }
+                if nextEnd > end { end = nextEnd; extended = true }
+            }
+        }
+        return end
+    }
+
+    package static func periodType(of transaction: Transaction) -> PeriodType {
+        switch transaction.type {
+        case .trialStarted: return .trial
+        case .introStarted, .introRenewed: return .intro
+        case .manualGrant: return .promotional
+        default: return .normal
+        }
+    }
+
+    static func grantType(of transaction: Transaction) -> GrantType {
+        if transaction.isManualGrant { return .manual }
+        if transaction.ownershipType == .familySharing { return .familySharing }
+        if let code = transaction.offerCode, !code.isEmpty { return .offerCode }
+        return .purchase
+    }
+
+    /// Manual grants, one-time purchases and lifetime access never renew;
+    /// otherwise the subscription's renewal info decides.
+    static func renewState(of transaction: Transaction, renewal: RenewalInfo?, state: AccessState) -> RenewState {
+        if transaction.isManualGrant || transaction.type == .nonConsumablePurchase || transaction.expiresAt == nil {
+            return .nonRenewable
+        }
+        guard let renewal else { return .unknown }
+        if renewal.willRenew == false || (renewal.willRenew == nil && renewal.unsubscribedAt != nil) { return .canceled }
+        if renewal.billingIssueDetectedAt != nil || renewal.isInBillingRetry == true || state == .gracePeriod { return .billingIssue }
+        if renewal.willRenew == true { return .willRenew }
+        return .unknown
+    }
+}

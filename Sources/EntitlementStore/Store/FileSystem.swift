@@ -1,0 +1,90 @@
+import Glibc
+import EntitlementModel
+import EntitlementBasics
+
+/// The store's seam to the operating system: one closure per system call it makes.
+///
+/// `FileSystem.system` calls the kernel. Tests build a `FileSystem` whose closures
+/// fail (set `errno`, return -1) or return short counts at any chosen step, to prove
+/// that no write loses or half-applies anything. Closures return what the C call
+/// returns; `systemCall(_:_:)` retries EINTR and reads `errno`.
+package struct FileSystem: Sendable {
+    package var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
+    var close: @Sendable (_ fd: Int32) -> Int32
+    var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    package var fsync: @Sendable (_ fd: Int32) -> Int32
+    var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
+    var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
+    var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
+    var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
+    package var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    package var unlink: @Sendable (_ path: String) -> Int32
+    var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
+
+    /// The real kernel.
+    package static let system = FileSystem(
+        open: { Glibc.open($0, $1, $2) },
+        close: { Glibc.close($0) },
+        read: { Glibc.read($0, $1, $2) },
+        write: { Glibc.write($0, $1, $2) },
+        fsync: { Glibc.fsync($0) },
+        fstat: { Glibc.fstat($0, $1) },
+        lstat: { Glibc.lstat($0, $1) },
+        fchmod: { Glibc.fchmod($0, $1) },
+        fchown: { Glibc.fchown($0, $1, $2) },
+        chmod: { Glibc.chmod($0, $1) },
+        rename: { Glibc.rename($0, $1) },
+        unlink: { Glibc.unlink($0) },
+        mkdir: { Glibc.mkdir($0, $1) },
+        flock: { lockFile($0, $1) })
+
+    /// `lstat` of `path`: nil when nothing is there (a symbolic link is described, not followed).
+    func status(_ path: String) throws(EntitlementError) -> stat? {
+        var status = stat()
+        do {
+            try systemCall("lstat") { lstat(path, &status) }
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return nil }
+            throw .io(path: path, message: "cannot stat: \(error.message)")
+        }
+        return status
+    }
+
+    package func exists(_ path: String) -> Bool { (try? status(path)).flatMap { $0 } != nil }
+
+    /// True for a directory, following a symbolic link (used for the store root only).
+    package func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return statFollowingLinks(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Names in a directory, without `.` and `..`.
+    package func list(_ path: String) throws(EntitlementError) -> [String] {
+        let directory: OpaquePointer
+        do {
+            directory = try systemCallPointer("opendir") { opendir(path) }
+        } catch {
+            throw .io(path: path, message: "cannot list: \(error.message)")
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    package func closeQuietly(_ fd: Int32) { _ = try? systemCall("close") { close(fd) } }
+}
+
+/// `flock(2)`; a free function because inside `FileSystem` the name means the closure.
+private func lockFile(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+
+/// `stat(2)`, which follows links; a free function because `stat` also names the struct.
+private func statFollowingLinks(_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32 { stat(path, status) }

@@ -1,0 +1,160 @@
+import Glibc
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+
+/// All-or-nothing changes of several store files, by a redo journal.
+///
+/// Every new file is first written in full to `.tmp/` and fsynced. Then `.journal`
+/// lists the renames (`from` in `.tmp/`, `to` in the store) and is itself renamed
+/// into place: that rename is the commit point. The renames follow, then the journal
+/// is removed. A writer killed before the commit point leaves only files in `.tmp/`,
+/// which the next writer deletes; one killed after it leaves a journal, which the
+/// next writer replays. Both happen under the lock (`EntitlementStore.recover()`).
+/// See docs/store-format.md, "Writes".
+extension EntitlementStore {
+    package static let journalFileName = ".journal"
+    package static let stagingDirectory = ".tmp"
+    /// Where ingested events' records live (one file each); the journal may write them.
+    package static let eventRecordsDirectory = "ingest/events"
+
+    /// One file to replace: its path relative to the store root, and its new bytes.
+    package struct FileChange: Equatable, Sendable {
+        package var path: String
+        package var bytes: [UInt8]
+
+        package init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    var stagingPath: String { "\(root)/\(Self.stagingDirectory)" }
+    var journalPath: String { "\(root)/\(Self.journalFileName)" }
+
+    /// Replaces every file of `changes`, all or none. Call only while holding the lock.
+    /// Returns the store-relative paths written, in order. With `syncOnce`, the staged
+    /// files are made durable by one sync of the file system instead of one fsync each
+    /// (bulk writes: thousands of files cost one sync).
+    @discardableResult
+    package func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
+        guard !changes.isEmpty else { return [] }
+        // A team store notes the paths (durably) before any of them changes: its next commit holds them.
+        try recorder?.willWrite(changes.map(\.path))
+        let modes = newModes()
+        try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
+        var directories: [String] = []
+        for change in changes {
+            let directory = PathName.directory(of: change.path)
+            if !directories.contains(directory) { directories.append(directory) }
+        }
+        for directory in directories { try ensureDirectory(directory, mode: modes.directory) }
+        if changes.count == 1, !syncOnce {
+            try fileSystem.replace("\(root)/\(changes[0].path)", with: changes[0].bytes, stagingDirectory: stagingPath,
+                                   newFileMode: modes.file, durable: durable)
+            return [changes[0].path]
+        }
+        var renames: [(from: String, to: String)] = []
+        do {
+            // Opened before the files are written, so that the sync reports any write-back error of theirs.
+            let fileSystemSync = durable && syncOnce ? try FileSystemSync(directory: stagingPath) : nil
+            renames = try stageAll(changes, fileMode: modes.file, fsyncEach: durable && !syncOnce, parallel: syncOnce)
+            try fileSystemSync?.sync()
+            let journal = JSONValue.object(JSONObject([
+                ("schema_version", .int(1)),
+                ("renames", .array(renames.map { .object(JSONObject([("from", .string($0.from)), ("to", .string($0.to))])) })),
+            ]))
+            try fileSystem.replace(journalPath, with: JSONWriter().bytes(journal), stagingDirectory: stagingPath,
+                                   newFileMode: modes.file, durable: durable)
+        } catch {
+            for rename in renames { _ = try? systemCall("unlink") { fileSystem.unlink("\(root)/\(rename.from)") } }
+            throw error
+        }
+        // Committed: from here on the change is done; a failure leaves the journal for the next writer.
+        try apply(renames)
+        return changes.map(\.path)
+    }
+
+    /// Completes or discards what a killed writer left behind. Call only while holding the lock.
+    package func recover() throws(EntitlementError) {
+        if try fileSystem.status(journalPath) != nil {
+            guard let bytes = try fileSystem.readFile(journalPath) else { return }
+            try apply(try Self.decodeJournal(bytes, path: journalPath))
+        }
+        guard let staging = try fileSystem.status(stagingPath), staging.st_mode & S_IFMT == S_IFDIR else { return }
+        // Under the lock, every staged file belongs to a writer that died before its commit point.
+        for name in try fileSystem.list(stagingPath) {
+            _ = try? systemCall("unlink") { fileSystem.unlink("\(stagingPath)/\(name)") }
+        }
+    }
+
+    /// Renames what is still staged, fsyncs the directories, removes the journal.
+    private func apply(_ renames: [(from: String, to: String)]) throws(EntitlementError) {
+        var directories: [String] = []
+        for rename in renames {
+            let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
+            do {
+                try systemCall("rename") { fileSystem.rename(from, to) }
+            } catch where error.code == ENOENT && !fileSystem.exists(from) {
+                continue  // renamed before a crash
+            } catch {
+                throw .io(path: to, message: "cannot rename into place: \(error.message); the change is kept in \(Self.journalFileName) and completed by the next write")
+            }
+            let directory = PathName.directory(of: to)
+            if !directories.contains(directory) { directories.append(directory) }
+        }
+        if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
+        do {
+            try systemCall("unlink") { fileSystem.unlink(journalPath) }
+        } catch where error.code != ENOENT {
+            throw .io(path: journalPath, message: "cannot remove: \(error.message)")
+        } catch {}
+        if durable { try fileSystem.syncDirectory(root) }
+    }
+
+    /// The renames of a journal; only paths of the store's own layout are accepted.
+    static func decodeJournal(_ bytes: [UInt8], path: String) throws(EntitlementError) -> [(from: String, to: String)] {
+        let document = try parse(bytes, path: path)
+        guard case .object(let object) = document, case .array(let items)? = object["renames"] else {
+            throw .invalidFile(path: path, detail: "not a journal: no \"renames\" list")
+        }
+        var renames: [(from: String, to: String)] = []
+        for item in items {
+            guard case .string(let from)? = item.objectValue?["from"], case .string(let to)? = item.objectValue?["to"],
+                  isStagedName(from), isStoreFile(to) else {
+                throw .invalidFile(path: path, detail: "a rename names a path outside the store's layout")
+            }
+            renames.append((from, to))
+        }
+        return renames
+    }
+
+    private static func isStagedName(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
+    }
+
+    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
+    private static func isStoreFile(_ path: String) -> Bool {
+        if path == configFileName { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.first == Substring(profilesDirectory) {
+            return isLayoutPath(parts.dropFirst()) && parts.last!.hasSuffix(".json")
+        }
+        if parts.count == 5, "\(parts[0])/\(parts[1])" == eventRecordsDirectory {
+            // An ingested event's record: ingest/events/VENDOR/xx/DIGEST.json (EntitlementIngest's EventLedger).
+            return !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isLowercase } && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
+                && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
+        }
+        return parts.count >= 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isLayoutPath(parts.dropFirst(2))
+    }
+
+    /// `NAME` or `xx/yy/NAME` (two hex folders), as `ProfileLayout` makes them.
+    private static func isLayoutPath(_ parts: ArraySlice<Substring>) -> Bool {
+        guard let name = parts.last, isPlainName(name) else { return false }
+        let folders = parts.dropLast()
+        return folders.isEmpty || folders.count == 2 && folders.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
+    private static func isPlainName(_ name: Substring) -> Bool { !name.isEmpty && name != "." && name != ".." && !name.contains("/") }
+}

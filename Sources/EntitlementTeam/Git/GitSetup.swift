@@ -1,0 +1,71 @@
+import Glibc
+import EntitlementModel
+import EntitlementStore
+
+/// Makes a store a team store: a git repository whose profile and configuration files merge
+/// through the tool's merge driver, also for a person running plain `git pull`.
+package enum GitSetup {
+    static let attributes = """
+        # Profiles, their index and the configuration merge semantically (docs/team-store.md).
+        config.json merge=entitlement
+        profiles/** merge=entitlement
+
+        """
+    static let ignored = """
+        # The writer lock, its journal and files being written are never part of the store's history.
+        .lock
+        .journal
+        .tmp/
+
+        """
+
+    /// The merge driver command line git runs: this program's `merge-driver`.
+    static func driverCommand(environment: [String: String]) -> String {
+        "\(shellQuoted(executablePath(environment: environment))) merge-driver %O %A %B %P"
+    }
+
+    /// `$ENTITLEMENT_EXECUTABLE`, else the running program's own path.
+    static func executablePath(environment: [String: String]) -> String {
+        if let path = environment["ENTITLEMENT_EXECUTABLE"], !path.isEmpty { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "entitlement" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The local settings `init --git` and `clone` make (git never copies them with a clone).
+    package static func configure(_ repository: GitRepository) throws(EntitlementError) {
+        try repository.check(["config", "merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"])
+        try repository.check(["config", "merge.entitlement.driver", driverCommand(environment: repository.environment)])
+        try GitIndex.installHooks(repository)
+    }
+
+    /// Turns the store at `store.root` into a team store and commits every file in it.
+    /// Returns the first commit.
+    @discardableResult
+    package static func initialize(_ store: EntitlementStore, actor: String, summary: String, environment: [String: String]) throws(EntitlementError) -> String? {
+        let repository = GitRepository(root: store.root, environment: environment)
+        if !GitRepository.isRepository(store.root) {
+            try repository.check(["init", "--quiet"])
+            try repository.check(["symbolic-ref", "HEAD", "refs/heads/main"])
+        }
+        try configure(repository)
+        for (name, text) in [(".gitattributes", attributes), (".gitignore", ignored)] where !GitFiles.exists("\(store.root)/\(name)") {
+            try GitFiles.writeAtomically(Array(text.utf8), to: "\(store.root)/\(name)", durable: store.durable)
+        }
+        // One-time, and proportional to the store anyway: git's own bulk path is the fastest here.
+        try repository.check(["add", "--all", "--", "."])
+        let author = GitIdentity(actor: actor)
+        var environment = ["GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email]
+        if try repository.userIdentity() == nil {
+            environment["GIT_COMMITTER_NAME"] = author.name
+            environment["GIT_COMMITTER_EMAIL"] = author.email
+        }
+        try repository.check(["commit", "--quiet", "--allow-empty", "-F", "-"], input: Array((summary + "\n").utf8), extraEnvironment: environment)
+        return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,75 @@
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+
+/// Merges one store file given as bytes: the entry point of `entitlement merge-driver`.
+///
+/// Decides from the file's path in the store (else from its contents) whether it is a
+/// profile or `config.json`, reads every side with the tool's own reader, merges, and
+/// returns the file as the tool writes it. Nothing is returned for a side it cannot
+/// read: such a file is never rewritten.
+package enum StoreFileMerge {
+    enum Kind: Equatable, Sendable { case profile, configuration }
+
+    /// `base` is nil (or empty) when the sides have no common ancestor.
+    package static func merge(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) throws(MergeFailure) -> [UInt8] {
+        let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
+        // An unreadable ancestor is history, not a side: the merge goes on without it.
+        let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
+        switch try kind(path: path, contents: left) {
+        case .profile:
+            let merged = try ProfileMerge.merge(base: origin.flatMap { try? profile($0, path: path, side: .base) },
+                                                ours: profile(left, path: path, side: .ours), theirs: profile(right, path: path, side: .theirs))
+            return JSONWriter().bytes(merged.json)
+        case .configuration:
+            let merged = try ConfigMerge.merge(base: origin.flatMap { try? configuration($0, side: .base) },
+                                               ours: configuration(left, side: .ours), theirs: configuration(right, side: .theirs))
+            // Unsorted, as the store writes it: the order of entitlements is the order status shows.
+            return JSONWriter(sortKeys: false).bytes(merged.json)
+        }
+    }
+
+    /// A profile lives under a `profiles` folder; `config.json` elsewhere is the configuration.
+    static func kind(path: String, contents: JSONValue) throws(MergeFailure) -> Kind {
+        let components = path.split(separator: "/")
+        if components.contains("profiles"), path.hasSuffix(".json") { return .profile }
+        if components.last == Substring(EntitlementStore.configFileName) { return .configuration }
+        if contents.objectValue?[Profile.CodingKeys.customerUserID.rawValue] != nil { return .profile }
+        if contents.objectValue?[ProductConfiguration.CodingKeys.entitlements.rawValue] != nil { return .configuration }
+        throw .notAStoreFile
+    }
+
+    private static func parse(_ bytes: [UInt8], side: MergeSide) throws(MergeFailure) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw .unreadable(side, detail: "invalid JSON at \(error.description)")
+        }
+    }
+
+    private static func profile(_ document: JSONValue, path: String, side: MergeSide) throws(MergeFailure) -> Profile {
+        let profile: Profile
+        do {
+            profile = try Profile(json: document)
+        } catch {
+            if let version = error.newerSchemaVersion { throw .newerSchema(side, version: version) }
+            throw .unreadable(side, detail: error.description)
+        }
+        let base = PathName.base(of: path)
+        if base.hasSuffix(".json"), ProfileFileName.name(for: profile.customerUserID) + ".json" != base {
+            throw .unreadable(side, detail: "misplaced profile: it holds customer_user_id '\(Terminal.escape(profile.customerUserID))', which belongs in another file")
+        }
+        return profile
+    }
+
+    private static func configuration(_ document: JSONValue, side: MergeSide) throws(MergeFailure) -> ProductConfiguration {
+        do {
+            return try ProductConfiguration(json: document)
+        } catch {
+            if let version = error.newerSchemaVersion { throw .newerSchema(side, version: version) }
+            throw .unreadable(side, detail: error.description)
+        }
+    }
+}
