@@ -12,16 +12,18 @@ let package = Package(
         .executable(name: "entitlement", targets: ["entitlement"]),
     ],
     targets: [
-        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
-        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // Signature and certificate checks for vendor data; depends on nothing of ours.
-        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
         .target(name: "EntitlementBasics"),
         .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
         .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
         .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
-        .target(name: "EntitlementImport", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Signature and certificate checks for vendor data; depends on nothing of ours.
+        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
+        .target(name: "EntitlementImport", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
+        ]),
         .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
         // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [
@@ -29,13 +31,13 @@ let package = Package(
         ]),
         .target(name: "EntitlementCLI", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementTrust",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest",
         ]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         .testTarget(name: "EntitlementCoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI", "EntitlementTrust", "COpenSSL",
+            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
         ], exclude: ["Golden"]),
     ]
 )

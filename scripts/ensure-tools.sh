@@ -4,11 +4,28 @@
 # groff (the man page is rendered), git (the team-store tests run real git; a plain store
 # needs none of these), and lighttpd, curl and busybox (the webhook's web-server tests). Extra commands to ensure may be named as arguments
 # (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
+# `--build` ensures only what building needs: libssl-dev (libcrypto's headers and libcrypto.a,
+# which the release build links statically); the Makefile's build, release and test targets run
+# that first, so a bare machine with only the Swift toolchain can build.
 # Idempotent: does nothing when all are present.
 # Tests that need a program still missing afterwards (no network, no root) say so and skip.
 set -u
 
 missing=""
+has_libcrypto() {
+    [ -f /usr/include/openssl/evp.h ] || return 1
+    for archive in /usr/lib/*/libcrypto.a /usr/lib/libcrypto.a; do
+        [ -f "$archive" ] && return 0
+    done
+    return 1
+}
+has_libcrypto || missing=" libssl-dev"
+build_only=false
+if [ "${1:-}" = "--build" ]; then
+    build_only=true
+    shift
+fi
+$build_only || {
 command -v bash >/dev/null 2>&1 || missing="$missing bash"
 command -v zsh >/dev/null 2>&1 || missing="$missing zsh"
 command -v fish >/dev/null 2>&1 || missing="$missing fish"
@@ -22,6 +39,7 @@ command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
+}
 
 [ -z "$missing" ] && exit 0
 

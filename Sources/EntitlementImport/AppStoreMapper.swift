@@ -7,76 +7,99 @@ import EntitlementModel
 package enum AppStoreMapper {
     package typealias K = AppleKey
 
-    static func map(_ root: JSONValue, signature: DocumentSignature, path: String) throws(FieldError) -> ImportDocument {
+    static func map(_ root: JSONValue, signature: DocumentSignature, path: String, jws: JWSReader) throws(FieldError) -> ImportDocument {
         var document = ImportDocument(format: .appstore, shape: signature.shape)
         switch signature {
         case .appStoreTransaction:
             let payload = try AppStorePayloads.transaction(FieldReader.vendorObject(root, path: path), into: &document)
             document.noteSignedDate(payload.signedDate)
         case .appStoreTransactions:
-            try transactions(root, path: path, into: &document)
+            try transactions(root, path: path, jws: jws, into: &document)
         case .appStoreRenewalInfo:
             let payload = try AppStorePayloads.renewal(FieldReader.vendorObject(root, path: path), into: &document)
             document.noteSignedDate(payload.signedDate)
         case .appStoreNotification:
-            try notification(FieldReader.vendorObject(root, path: path), into: &document)
+            try notification(FieldReader.vendorObject(root, path: path), jws: jws, into: &document)
         case .appStoreSignedNotification:
             let envelope = try FieldReader.vendorObject(root, path: path)
-            if let payload = try signedField(envelope, K.signedPayload, into: &document) {
-                try notification(payload, into: &document)
+            if let payload = try signedField(envelope, K.signedPayload, jws: jws, into: &document) {
+                let start = document.transactions.count
+                try notification(payload.reader, jws: jws, into: &document)
+                document.markSignature(payload.signature, from: start)
             }
         case .appStoreStatuses:
-            try statuses(FieldReader.vendorObject(root, path: path), into: &document)
+            try statuses(FieldReader.vendorObject(root, path: path), jws: jws, into: &document)
         case .appStoreHistory:
-            try history(FieldReader.vendorObject(root, path: path), into: &document)
+            try history(FieldReader.vendorObject(root, path: path), jws: jws, into: &document)
         default:
             break
         }
         return document
     }
 
-    /// A JWS string field: decoded payload, nil when absent or a placeholder (warned), exit 4 when broken.
-    static func signedField(_ reader: FieldReader, _ key: String, into document: inout ImportDocument) throws(FieldError) -> FieldReader? {
-        guard let value = reader.value(key) else { return nil }
-        guard case .string(let text) = value else { throw reader.vendorWrongType(key, expected: "a JWS string", found: value) }
-        return try decode(text, path: reader.childPath(key), into: &document)
+    /// A decoded JWS payload and what is known of its signature.
+    struct SignedPayload {
+        var reader: FieldReader
+        var signature: JWSReader.Signature
     }
 
-    static func decode(_ text: String, path: String, into document: inout ImportDocument) throws(FieldError) -> FieldReader? {
+    /// A JWS string field: decoded payload, nil when absent or a placeholder (warned), exit 4 when broken or refused.
+    static func signedField(_ reader: FieldReader, _ key: String, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) -> SignedPayload? {
+        guard let value = reader.value(key) else { return nil }
+        guard case .string(let text) = value else { throw reader.vendorWrongType(key, expected: "a JWS string", found: value) }
+        return try decode(text, path: reader.childPath(key), jws: jws, into: &document)
+    }
+
+    /// The payload of one JWS, verified unless `jws` only decodes (docs/security.md).
+    static func decode(_ text: String, path: String, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) -> SignedPayload? {
         guard JWS.looksLikeJWS(text) else {
             document.warnings.append("\(path) is not a JWS (\(JWS.shortQuote(text))); skipped")
             document.skipped.append("\(path): not a JWS")
             return nil
         }
-        guard let payload = JWS.payload(of: text) else {
+        let decoded: (object: JSONObject, signature: JWSReader.Signature)?
+        do {
+            decoded = try jws.payload(text)
+        } catch {
+            throw FieldError(path: path, message: error.description, refusedSignature: true)
+        }
+        guard let decoded else {
             throw FieldError(path: path, message: "not a valid JWS (the payload is not base64url-encoded JSON)")
         }
-        document.jwsDecoded += 1
-        return FieldReader(payload, path: ImportPath.payload(path))
+        document.noteJWS(decoded.signature)
+        return SignedPayload(reader: FieldReader(decoded.object, path: ImportPath.payload(path)), signature: decoded.signature)
+    }
+
+    /// A transaction from a signed payload, marked with its signature state.
+    static func signedTransaction(_ payload: SignedPayload, into document: inout ImportDocument) throws(FieldError) -> (subject: String, signedDate: Date?) {
+        let start = document.transactions.count
+        let result = try AppStorePayloads.transaction(payload.reader, into: &document)
+        document.markSignature(payload.signature, from: start)
+        return result
     }
 
     /// A2: decoded payloads, or JWS strings; the first element decides which.
-    static func transactions(_ root: JSONValue, path: String, into document: inout ImportDocument) throws(FieldError) {
+    static func transactions(_ root: JSONValue, path: String, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
         guard case .array(let items) = root, let first = items.first else { return }
         let signed: Bool
         if case .string = first { signed = true } else { signed = false }
         for (index, item) in items.enumerated() {
             let itemPath = ImportPath.index(path, index)
-            let reader: FieldReader?
             if signed {
                 guard case .string(let text) = item else {
                     throw FieldError(path: itemPath, message: "expected a JWS string like the first element, found \(ImportPath.show(item))")
                 }
-                reader = try decode(text, path: itemPath, into: &document)
+                if let payload = try decode(text, path: itemPath, jws: jws, into: &document) {
+                    document.noteSignedDate(try signedTransaction(payload, into: &document).signedDate)
+                }
             } else {
-                reader = try FieldReader.vendorObject(item, path: itemPath)
+                document.noteSignedDate(try AppStorePayloads.transaction(FieldReader.vendorObject(item, path: itemPath), into: &document).signedDate)
             }
-            if let reader { document.noteSignedDate(try AppStorePayloads.transaction(reader, into: &document).signedDate) }
         }
     }
 
     /// A4 (and A5 once decoded): the signed transaction and renewal info, and `data.status`.
-    package static func notification(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+    package static func notification(_ r: FieldReader, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
         let type = try r.vendorString(K.notificationType) ?? "notification"
         let subtype = try r.vendorString(K.subtype)
         let name = subtype.map { "\(type)/\($0)" } ?? type
@@ -88,18 +111,18 @@ package enum AppStoreMapper {
             return
         }
         var subject: String?
-        if let payload = try signedField(data, K.signedTransactionInfo, into: &document) {
-            subject = try AppStorePayloads.transaction(payload, into: &document).subject
+        if let payload = try signedField(data, K.signedTransactionInfo, jws: jws, into: &document) {
+            subject = try signedTransaction(payload, into: &document).subject
         }
-        if let payload = try signedField(data, K.signedRenewalInfo, into: &document) {
-            let renewalSubject = try AppStorePayloads.renewal(payload, into: &document).subject
+        if let payload = try signedField(data, K.signedRenewalInfo, jws: jws, into: &document) {
+            let renewalSubject = try AppStorePayloads.renewal(payload.reader, into: &document).subject
             subject = subject ?? renewalSubject
         }
         if let status = try data.vendorInt(K.status) { appendStatement(status: status, subject: subject, into: &document) }
     }
 
     /// A6: every `data[i].lastTransactions[j]`, each with its own `status`.
-    static func statuses(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+    static func statuses(_ r: FieldReader, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
         let groups = try r.vendorArray(K.data) ?? []
         for (groupIndex, group) in groups.enumerated() {
             let groupReader = try FieldReader.vendorObject(group, path: ImportPath.index(r.childPath(K.data), groupIndex))
@@ -109,13 +132,13 @@ package enum AppStoreMapper {
                 guard let status = try item.vendorInt(K.status) else { throw item.vendorMissing(K.status) }
                 let listed = try item.vendorNonEmptyString(K.originalTransactionId)
                 var subject: String?
-                if let payload = try signedField(item, K.signedTransactionInfo, into: &document) {
-                    let result = try AppStorePayloads.transaction(payload, into: &document)
+                if let payload = try signedField(item, K.signedTransactionInfo, jws: jws, into: &document) {
+                    let result = try signedTransaction(payload, into: &document)
                     document.noteSignedDate(result.signedDate)
                     subject = result.subject
                 }
-                if let payload = try signedField(item, K.signedRenewalInfo, into: &document) {
-                    let result = try AppStorePayloads.renewal(payload, into: &document)
+                if let payload = try signedField(item, K.signedRenewalInfo, jws: jws, into: &document) {
+                    let result = try AppStorePayloads.renewal(payload.reader, into: &document)
                     document.noteSignedDate(result.signedDate)
                     subject = subject ?? result.subject
                 }
@@ -125,14 +148,14 @@ package enum AppStoreMapper {
     }
 
     /// A7: one page of `signedTransactions`.
-    static func history(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
+    static func history(_ r: FieldReader, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
         let path = r.childPath(K.signedTransactions)
         for (index, item) in (try r.vendorArray(K.signedTransactions) ?? []).enumerated() {
             guard case .string(let text) = item else {
                 throw FieldError(path: ImportPath.index(path, index), message: "expected a JWS string, found \(ImportPath.show(item))")
             }
-            if let payload = try decode(text, path: ImportPath.index(path, index), into: &document) {
-                document.noteSignedDate(try AppStorePayloads.transaction(payload, into: &document).signedDate)
+            if let payload = try decode(text, path: ImportPath.index(path, index), jws: jws, into: &document) {
+                document.noteSignedDate(try signedTransaction(payload, into: &document).signedDate)
             }
         }
         if try r.vendorBool(K.hasMore) == true {

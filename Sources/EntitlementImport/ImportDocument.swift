@@ -36,6 +36,8 @@ package struct ImportDocument: Sendable {
     package var skipped: [String] = []
     /// How many JWS strings were decoded.
     package var jwsDecoded = 0
+    /// How many of them passed verification (docs/security.md).
+    package var jwsVerified = 0
 
     package init(format: ImportFormat, shape: ImportShape) {
         self.format = format
@@ -58,6 +60,22 @@ package struct ImportDocument: Sendable {
         timeSource = .signedDate
     }
 
+    /// Counts one decoded JWS.
+    mutating func noteJWS(_ signature: JWSReader.Signature) {
+        jwsDecoded += 1
+        if signature == .verified { jwsVerified += 1 }
+    }
+
+    /// Records on the transactions mapped since `start` that came from a JWS with this
+    /// signature state, unless a JWS of their own already did (`vendor.app_store.signature`).
+    mutating func markSignature(_ signature: JWSReader.Signature, from start: Int) {
+        for index in transactions.indices where index >= start {
+            guard case .object(var vendor) = transactions[index].vendor, vendor[MappedTransaction.signatureKey] == nil else { continue }
+            vendor[MappedTransaction.signatureKey] = .string(signature.rawValue)
+            transactions[index].vendor = .object(vendor)
+        }
+    }
+
     /// Records that `product` unlocks `entitlement`, once.
     package mutating func noteMapping(_ entitlement: String, _ product: String) {
         let mapping = ProductMapping(entitlement: entitlement, productID: product)
@@ -73,6 +91,9 @@ package struct ProductMapping: Equatable, Sendable {
 
 /// A transaction mapped from vendor data, with what the merge needs to know about it.
 package struct MappedTransaction: Sendable {
+    /// The key in the vendor object that says whether the JWS it came from was verified.
+    static let signatureKey = SignatureRecord.key
+
     /// The transaction as mapped; `raw` is empty.
     package var transaction: Transaction
     /// The value for `vendor.<format>` (section 7.3).

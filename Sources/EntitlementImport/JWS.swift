@@ -3,13 +3,19 @@ import EntitlementJSON
 
 /// Compact JWS strings (`header.payload.signature`, base64url) as Apple signs its data.
 ///
-/// Only decoded, never verified: the command says so once on stderr.
+/// The shape test and the decoding for `--no-verify`; verification is EntitlementTrust's
+/// (`JWSReader`), which reads the same shapes.
 package enum JWS {
-    /// True when `text`, trimmed, has the shape `^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$`.
+    /// True when `text`, trimmed, has the shape `^[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]*=*$`:
+    /// `=` padding, at most two per segment, is allowed (docs/import.md section 2.1).
     package static func looksLikeJWS(_ text: String) -> Bool {
         let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
-        return parts.allSatisfy { $0.utf8.allSatisfy(isBase64URL) }
+        guard parts.count == 3 else { return false }
+        return parts.indices.allSatisfy { index in
+            let body = parts[index].utf8.reversed().drop { $0 == UInt8(ascii: "=") }
+            let padding = parts[index].utf8.count - body.count
+            return padding <= 2 && (index == 2 || !body.isEmpty) && (padding == 0 || !body.isEmpty) && body.allSatisfy(isBase64URL)
+        }
     }
 
     /// The payload object of a JWS-shaped string, or nil when the header or the payload

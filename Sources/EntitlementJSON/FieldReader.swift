@@ -8,11 +8,15 @@ package struct FieldError: Error, Equatable, Sendable {
     /// Set when the field is a `schema_version` newer than this tool supports: callers
     /// switch on it (`EntitlementError.newerSchema`) instead of matching the message.
     package var newerSchemaVersion: Int? = nil
+    /// Set when the field is signed data that failed verification (docs/security.md):
+    /// `import` reports it as `EntitlementError.untrustedSignedData`, not as a format error.
+    package var refusedSignature = false
 
-    package init(path: String, message: String, newerSchemaVersion: Int? = nil) {
+    package init(path: String, message: String, newerSchemaVersion: Int? = nil, refusedSignature: Bool = false) {
         self.path = path
         self.message = message
         self.newerSchemaVersion = newerSchemaVersion
+        self.refusedSignature = refusedSignature
     }
 
     package var description: String { path.isEmpty ? message : "\(path): \(message)" }
@@ -46,11 +50,11 @@ package struct FieldReader {
 
     package func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    package func wrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
+    func wrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
         FieldError(path: childPath(key), message: "expected \(expected), found \(found.kindDescription)")
     }
 
-    package func missing(_ key: String) -> FieldError {
+    func missing(_ key: String) -> FieldError {
         FieldError(path: childPath(key), message: "required field is missing")
     }
 

@@ -11,9 +11,11 @@ extension OpenEnum {
 }
 
 /// Where a transaction was made: `app_store`, `play_store`, `stripe`, `manual`, or any other store.
+@usableFromInline
 package struct Store: OpenEnum {
-    package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
+    @usableFromInline package var description: String { rawValue }
+    @usableFromInline package let rawValue: String
+    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
 
     package static let appStore = Store(rawValue: "app_store")
     package static let playStore = Store(rawValue: "play_store")
@@ -22,13 +24,15 @@ package struct Store: OpenEnum {
 }
 
 /// What kind of purchase or grant a transaction is.
+@usableFromInline
 package struct TransactionType: OpenEnum {
-    package let rawValue: String
+    @usableFromInline package var description: String { rawValue }
+    @usableFromInline package let rawValue: String
     /// The documented type this is, or `.other`: found once, from the name's bytes, because
     /// the engine and the renderers ask several times per transaction.
-    private let kind: Kind
+    @usableFromInline let kind: Kind
 
-    package init(rawValue: String) {
+    @usableFromInline package init(rawValue: String) {
         self.rawValue = rawValue
         kind = Kind(rawValue)
     }
@@ -52,26 +56,28 @@ package struct TransactionType: OpenEnum {
     package static let known: [TransactionType] = Kind.documented.map(TransactionType.init)
 
     /// True for the types that renew: subscriptions, trials and intro offers.
-    package var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
+    @inlinable package var isSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue }
 
     /// True for one of the documented types (`known`).
-    package var isKnown: Bool { kind != .other }
+    @inlinable package var isKnown: Bool { kind != .other }
 
     /// `self == type`. For a documented `type` it is answered from the kinds alone: those
     /// names are ASCII letters and underscores, which no other spelling is canonically
     /// equivalent to. (Before kinds, an undocumented `type` of another byte length was never
     /// equal here, though `==` could find it so: `"K"` and `"\u{212A}"`, KELVIN SIGN.)
-    @inline(__always)
+    @inlinable
     package func `is`(_ type: TransactionType) -> Bool {
         type.kind == .other ? self == type : kind == type.kind
     }
 
     /// Equal names, as `String`s compare (the kind follows from the name).
+    @usableFromInline
     package static func == (lhs: TransactionType, rhs: TransactionType) -> Bool { lhs.rawValue == rhs.rawValue }
+    @usableFromInline
     package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The documented types in documentation order, the renewing ones first (`isSubscription`).
-    private enum Kind: UInt8, CaseIterable {
+    @usableFromInline enum Kind: UInt8, CaseIterable, Sendable {
         case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
         case nonConsumablePurchase, consumablePurchase, manualGrant, other
 
@@ -107,18 +113,22 @@ package struct TransactionType: OpenEnum {
 }
 
 /// `production` or `sandbox` (or a vendor's other value, kept).
+@usableFromInline
 package struct Environment: OpenEnum {
-    package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
+    @usableFromInline package var description: String { rawValue }
+    @usableFromInline package let rawValue: String
+    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
 
     package static let production = Environment(rawValue: "production")
     package static let sandbox = Environment(rawValue: "sandbox")
 }
 
 /// `owner` or `family_sharing` (Apple's in-app ownership type).
+@usableFromInline
 package struct OwnershipType: OpenEnum {
-    package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
+    @usableFromInline package var description: String { rawValue }
+    @usableFromInline package let rawValue: String
+    @usableFromInline package init(rawValue: String) { self.rawValue = rawValue }
 
     package static let owner = OwnershipType(rawValue: "owner")
     package static let familySharing = OwnershipType(rawValue: "family_sharing")

@@ -1,5 +1,4 @@
 import EntitlementJSON
-
 /// Which products unlock which entitlements: the store's `config.json`.
 package struct ProductConfiguration: Equatable, Sendable {
     /// One configured entitlement (access level).
@@ -21,6 +20,8 @@ package struct ProductConfiguration: Equatable, Sendable {
     package var entitlements: [Entitlement]
     /// Where profile files go (`profile_layout`; absent means flat).
     package var profileLayout: ProfileLayout = .flat
+    /// `app_store`: the app whose signed data this store accepts (read; kept in `raw` when written).
+    package var appStore = AppStoreIdentity()
     package var raw: JSONObject
 
     package enum CodingKeys: String {
@@ -83,6 +84,7 @@ extension ProductConfiguration {
             }
             profileLayout = layout
         }
+        appStore = try AppStoreIdentity(config: reader)
         self.raw = reader.object
     }
 

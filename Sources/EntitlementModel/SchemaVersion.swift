@@ -1,5 +1,4 @@
 import EntitlementJSON
-
 /// The store's file format version. A missing `schema_version` means 1.
 package enum SchemaVersion {
     /// The version this tool reads and writes.

@@ -4,22 +4,23 @@ import EntitlementJSON
 /// The stored fields of a `Transaction`, boxed so that copying a transaction is one
 /// reference. Mutated only while uniquely referenced (`mutableFields`), so sharing it between
 /// threads is safe.
+@usableFromInline
 final class TransactionFields: @unchecked Sendable {
-    var transactionID: String
-    var originalTransactionID: String
-    var productID: String? = nil
-    var store: Store
-    var type: TransactionType
-    var purchasedAt: Date
-    var startsAt: Date? = nil
-    var expiresAt: Date? = nil
-    var revokedAt: Date? = nil
-    var environment: Environment
-    var ownershipType: OwnershipType
-    var price: Double? = nil
-    var currency: String? = nil
-    var entitlement: String? = nil
-    var isUpgraded: Bool? = nil
+    @usableFromInline var transactionID: String
+    @usableFromInline var originalTransactionID: String
+    @usableFromInline var productID: String? = nil
+    @usableFromInline var store: Store
+    @usableFromInline var type: TransactionType
+    @usableFromInline var purchasedAt: Date
+    @usableFromInline var startsAt: Date? = nil
+    @usableFromInline var expiresAt: Date? = nil
+    @usableFromInline var revokedAt: Date? = nil
+    @usableFromInline var environment: Environment
+    @usableFromInline var ownershipType: OwnershipType
+    @usableFromInline var price: Double? = nil
+    @usableFromInline var currency: String? = nil
+    @usableFromInline var entitlement: String? = nil
+    @usableFromInline var isUpgraded: Bool? = nil
     var holdsRestoredRevocations = false
     var rawStorage = RawObject()
     /// The fields most transactions leave out, in a box of their own made on the first

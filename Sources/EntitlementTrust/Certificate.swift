@@ -50,7 +50,7 @@ final class Certificate: @unchecked Sendable {
         return (start, end)
     }
 
-    /// The public key (owned by the certificate).
+    /// The package key (owned by the certificate).
     var publicKey: OpaquePointer? { X509_get0_pubkey(handle) }
 
     private static func seconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64? {

@@ -5,7 +5,7 @@ package enum ConstantTime {
     /// True when `a` and `b` hold the same bytes, compared with libcrypto's `CRYPTO_memcmp`.
     ///
     /// Unequal lengths answer false at once: the time then tells only the lengths, which
-    /// for tokens and MACs are public anyway.
+    /// for tokens and MACs are package anyway.
     package static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         let left = Array(a)
         let right = Array(b)

@@ -1,4 +1,5 @@
 import EntitlementStore
+import EntitlementModel
 
 /// Every environment variable the tool reads, for `help` and the man page.
 enum EnvironmentVariables {
@@ -12,6 +13,7 @@ enum EnvironmentVariables {
         ("ENTITLEMENT_SECRETS", "The webhook secrets file when --secrets is not given (else $XDG_CONFIG_HOME/entitlement/secrets.json)."),
         ("ENTITLEMENT_INGEST_ACTOR", "Who ingested events are recorded as (a team store's commit author) when --actor is not given."),
         ("XDG_CONFIG_HOME", "The default secrets file is $XDG_CONFIG_HOME/entitlement/secrets.json (else ~/.config/entitlement/secrets.json)."),
+        (TrustSettings.environmentVariable, "Colon-separated root certificate files import trusts for App Store data besides Apple's (test roots; see docs/security.md)."),
         ("NO_COLOR", "When set and not empty, no colour (unless --color always)."),
         ("CLICOLOR_FORCE", "When set, not empty and not 0, colour even when output is not a terminal (unless NO_COLOR or --color never)."),
         ("TERM", "TERM=dumb turns colour off."),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import EntitlementModel
+import EntitlementTrust
 import EntitlementImport
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
@@ -14,12 +15,15 @@ package struct ImportCommand: RunnableCommand, Equatable {
             config.json. Where the vendor states its own verdict about access, it is compared
             with ours at the document's time, and every disagreement is listed (never fixed).
             Each FILE is imported or refused on its own; the exit code is the worst of theirs.
-            App Store JWS signatures are decoded, not verified. See docs/import.md.
+            App Store JWS signatures are verified (chain to Apple Root CA - G3, Apple's
+            OIDs, validity at signedDate, ES256, and app_store.bundle_id / app_apple_id of
+            config.json when set); a document that fails is refused with exit 4 and nothing
+            from it is written. See docs/import.md and docs/security.md.
             """,
-        usage: "FILE... [--format F] [--user USER] [--at DATE] [--dry-run] [options]",
+        usage: "FILE... [--format F] [--user USER] [--at DATE] [--trust-root FILE] [--dry-run] [options]",
         arguments: [ArgumentSpec("FILE", kind: .file, variadic: true, help: "A vendor document; - reads standard input (one or more documents, e.g. JSON Lines).")],
         options: [
-            formatOption, userOption, atOption, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
+            formatOption, userOption, atOption, trustRootOption, allowXcodeFlag, noVerifyFlag, CommonOptions.dryRun, jsonFlag, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement import subscriber.json",
@@ -35,11 +39,22 @@ package struct ImportCommand: RunnableCommand, Equatable {
     }
     static let atOption = Option<Date>.date("at", help: "Compare vendor verdicts at this date when a document carries no date.").describingDefault("now")
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/import.md).")
+    static let trustRootOption = Option<String>("trust-root", value: "FILE", kind: .file, repeatable: true,
+                                                help: "Also trust this root certificate (DER or PEM) for App Store data, e.g. Apple's test CA.") {
+        (text, _) throws(ValueProblem) in
+        guard !text.isEmpty else { throw ValueProblem("FILE must not be empty.") }
+        return text
+    }
+    .describingDefault("none", environmentVariable: TrustSettings.environmentVariable)
+    static let allowXcodeFlag = Flag("allow-xcode", help: "Accept App Store data of the Xcode and LocalTesting environments, which no Apple root signs.")
+    static let noVerifyFlag = Flag("no-verify", help: "Decode App Store JWS without verifying them (only for data verified elsewhere).")
 
     package var files: [String]
     package var format: ImportFormat?
     package var user: String?
     package var at: Date?
+    /// `--trust-root`, `--allow-xcode` and `--no-verify`.
+    var trust: TrustSettings
     var options: MutationOptions
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
@@ -50,6 +65,11 @@ package struct ImportCommand: RunnableCommand, Equatable {
         format = try parsed.value(Self.formatOption)
         user = try parsed.value(Self.userOption)
         at = try parsed.value(Self.atOption)
+        trust = TrustSettings(trustRoots: try parsed.values(Self.trustRootOption), allowXcode: parsed.flag(Self.allowXcodeFlag),
+                              verify: !parsed.flag(Self.noVerifyFlag))
+        guard trust.verify || (trust.trustRoots.isEmpty && !trust.allowXcode) else {
+            throw .usage("--no-verify cannot be combined with --trust-root or --allow-xcode.", command: name)
+        }
         options = try MutationOptions(parsed)
     }
 

@@ -25,6 +25,8 @@ struct ImportSession {
     let store: EntitlementStore
     /// JWS strings decoded in the whole run.
     private(set) var jwsDecoded = 0
+    /// Of them, those whose signature was verified.
+    private(set) var jwsVerified = 0
     /// The profiles as they are (or, with --dry-run, would be) after the run, in first-touched order.
     private(set) var resultingProfiles: [(profile: Profile, at: Date)] = []
     /// The product configuration after the run (as it would be, with --dry-run).
@@ -43,10 +45,13 @@ struct ImportSession {
         let units = readUnits()
         progress.total = units.count
         let now = context.now()
+        // One reader for the run: chain results are cached across its documents.
+        let identity = command.trust.verify ? try store.loadConfiguration().appStore : AppStoreIdentity()
+        let jws = try command.trust.reader(environment: context.environment, identity: identity, now: now, command: ImportCommand.spec.name)
         var outcomes: [ImportOutcome] = []
         for (index, unit) in units.enumerated() {
             progress.show("read", index + 1)
-            outcomes.append(map(unit, now: now))
+            outcomes.append(map(unit, now: now, jws: jws))
         }
         if command.dryRun {
             try apply(&outcomes, now: now)
@@ -76,21 +81,23 @@ struct ImportSession {
     }
 
     /// Reads, detects and maps one document, and settles its user and time. Never throws: a failure is recorded.
-    private mutating func map(_ unit: Unit, now: Date) -> ImportOutcome {
+    private mutating func map(_ unit: Unit, now: Date, jws: JWSReader) -> ImportOutcome {
         var outcome = ImportOutcome(name: unit.name)
         do {
             let document: ImportDocument
             switch unit.source {
             case .file(let path):
-                document = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format)
+                document = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format, jws: jws)
             case .piece(let piece):
-                document = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column)
+                document = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column, jws: jws)
             }
             outcome.document = document
             jwsDecoded += document.jwsDecoded
-            if document.jwsDecoded > 0, !warnedAboutSignatures {
+            jwsVerified += document.jwsVerified
+            if document.jwsDecoded > document.jwsVerified, !warnedAboutSignatures {
                 warnedAboutSignatures = true
-                warn("JWS signatures are not verified; signed App Store data is trusted as given.")
+                warn(command.trust.verify ? "Xcode/LocalTesting JWS are not signed by Apple; accepted unverified (--allow-xcode)."
+                                          : "JWS signatures are not verified (--no-verify); signed App Store data is trusted as given.")
             }
             var warnings = document.warnings
             ImportResolution.time(of: document, option: command.at, now: now, into: &outcome, warnings: &warnings)

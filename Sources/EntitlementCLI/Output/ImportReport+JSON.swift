@@ -12,7 +12,8 @@ extension ImportReport {
             ("documents", .array(outcomes.map { .object(document($0)) })),
             ("dry_run", .bool(session.command.dryRun)),
             ("jws_decoded", .int(session.jwsDecoded)),
-            ("signatures_verified", .bool(false)),
+            // True when at least one JWS was decoded and every one was verified.
+            ("signatures_verified", .bool(session.jwsDecoded > 0 && session.jwsVerified == session.jwsDecoded)),
             ("totals", .object(JSONObject([
                 ("config_added", .int(outcomes.map(\.configAdded.count).reduce(0, +))),
                 ("disagreements", .int(outcomes.map(\.disagreements).reduce(0, +))),

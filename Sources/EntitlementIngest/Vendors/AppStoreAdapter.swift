@@ -40,7 +40,7 @@ struct AppStoreAdapter: VendorAdapter {
             let reader = FieldReader(payload, path: "signedPayload")
             let id = try reader.vendorID("notificationUUID")
             var document = ImportDocument(format: .appstore, shape: .notification)
-            try AppStoreMapper.notification(reader, into: &document)
+            try AppStoreMapper.notification(reader, jws: JWSReader(verifier: authenticator.appStore), into: &document)
             guard let time = document.time else { throw reader.vendorMissing(K.signedDate) }
             let type = document.detail ?? "notification"
             let effects: EventEffects = document.hasProfileData ? EventEffects(document: document)

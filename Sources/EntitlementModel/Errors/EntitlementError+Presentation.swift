@@ -19,6 +19,7 @@ extension EntitlementError: CustomStringConvertible {
         case .invalidFile: return "invalid_file"
         case .newerSchema: return "newer_schema"
         case .invalidImport: return "invalid_import"
+        case .untrustedSignedData: return "untrusted_signed_data"
         case .io: return "io_error"
         case .busy: return "lock_timeout"
         case .git: return "git_error"
@@ -34,7 +35,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return .usage
         case .revoke(let error): return error.exitCode
         case .restore: return .usage
-        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .io, .git, .cannotMerge: return .dataError
+        case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .untrustedSignedData, .io, .git, .cannotMerge: return .dataError
         case .busy: return .busy
         case .remoteUnavailable: return .remoteUnavailable
         }
@@ -58,6 +59,7 @@ extension EntitlementError: CustomStringConvertible {
         case .newerSchema(let path, let version):
             return "\(Terminal.escape(path)): \(SchemaVersion.newerMessage(version))"
         case .invalidImport(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
+        case .untrustedSignedData(let file, let detail): return "\(Terminal.escape(file)): \(Terminal.escape(detail))"
         case .io(let path, let message): return "\(Terminal.escape(path)): \(Terminal.escape(message))"
         case .busy(let path, let seconds):
             return "store is busy: could not lock \(Terminal.escape(path)) within \(formatSeconds(seconds)) s"
@@ -87,6 +89,9 @@ extension EntitlementError: CustomStringConvertible {
         case .invalidFile: return "The tool never rewrites a file it cannot read. Fix it by hand; see docs/store-format.md."
         case .newerSchema: return "The tool never rewrites such a file. Upgrade entitlement to use it."
         case .invalidImport: return "Nothing from this document was imported. It does not match the vendor's documented format; see docs/import.md."
+        case .untrustedSignedData:
+            return "Nothing from this document was imported: its signed data failed verification (docs/security.md). "
+                + "Apple's test data needs --trust-root; data verified elsewhere can be imported with --no-verify."
         case .busy: return "Another writer holds the lock. Retry, or raise --lock-timeout / $ENTITLEMENT_LOCK_TIMEOUT."
         case .git(_, let hint): return hint
         case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."

@@ -32,6 +32,9 @@ package enum EntitlementError: Error, Equatable, Sendable {
     /// An `import` document that breaks its vendor's format: malformed JSON, a wrong type,
     /// a missing field. `detail` starts with the field path. Nothing from it is written.
     case invalidImport(file: String, detail: String)
+    /// Signed vendor data that failed verification; `detail` names the field path and the
+    /// check (docs/security.md). Nothing from the document is written.
+    case untrustedSignedData(file: String, detail: String)
     /// An operating-system error on a path.
     case io(path: String, message: String)
     /// The writer lock was not acquired within the timeout.

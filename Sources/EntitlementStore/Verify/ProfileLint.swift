@@ -69,6 +69,7 @@ struct ProfileLint: Sendable {
             report("\(prefix).expires_at", "expires_at \(ISODate.format(expires)) is before the start \(ISODate.format(start))")
         }
         for typo in TransactionTypos.problems(transaction, prefix: prefix) { report(typo.field, typo.message) }
+        if let signature = Self.unverifiedSignature(transaction) { report("\(prefix).\(signature)", Self.unverifiedMessage) }
         guard let configuration else { return }
         if type == TransactionType.manualGrant.rawValue {
             if let entitlement = transaction["entitlement"]?.stringValue, configuration.entitlement(entitlement) == nil {
@@ -78,6 +79,17 @@ struct ProfileLint: Sendable {
                   configuration.entitlements(unlockedBy: product).isEmpty {
             report("\(prefix).product_id", "product '\(product)' is not mapped to any entitlement in config.json")
         }
+    }
+
+    static let unverifiedMessage = "imported from App Store signed data whose signature was not verified (import --no-verify or --allow-xcode); "
+        + "re-import it verified, see docs/security.md"
+
+    /// `vendor.appstore.signature` when it says `unverified` (docs/store-format.md), else nil.
+    static func unverifiedSignature(_ transaction: JSONObject) -> String? {
+        let format = SignatureRecord.vendorKey
+        guard case .object(let vendor)? = transaction["vendor"], case .object(let apple)? = vendor[format],
+              apple[SignatureRecord.key]?.stringValue == SignatureRecord.unverified.rawValue else { return nil }
+        return "vendor.\(format).\(SignatureRecord.key)"
     }
 
     /// What is wrong with `schema_version`, if anything (missing means 1).

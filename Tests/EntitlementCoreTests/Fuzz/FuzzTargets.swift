@@ -1,4 +1,5 @@
 #if !FUZZING
+@testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
@@ -65,7 +66,7 @@ enum FuzzTargets {
 
     /// Any document, in any format the detector picks: an error or a document, never a crash.
     static func importDocument(_ bytes: [UInt8]) -> String? {
-        _ = try? DocumentMapper.map(bytes, file: "fuzz.json", format: nil)
+        _ = try? DocumentMapper.map(bytes, file: "fuzz.json", format: nil, jws: .decodeOnly)
         return nil
     }
 

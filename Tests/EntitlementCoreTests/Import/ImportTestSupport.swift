@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
@@ -40,8 +41,11 @@ extension ImportTests {
         }
 
         /// Runs `entitlement import ARGS --store STORE` from the fixtures directory's paths.
-        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false) -> CLIResult {
-            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []), stdin: stdin, now: now)
+        ///
+        /// With `--no-verify` unless `verify`: the fixtures' JWS are hand-made and unsigned; these
+        /// tests are about mapping. Verification has its own tests (Trust/ and ImportTrustTests).
+        func importing(_ arguments: [String], stdin: String = "", now: Date = ImportTests.clock, json: Bool = false, verify: Bool = false) -> CLIResult {
+            runCLI(["import"] + arguments + ["--store", path] + (json ? ["--json"] : []) + (verify ? [] : ["--no-verify"]), stdin: stdin, now: now)
         }
 
         /// `import --json` and its parsed output.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
@@ -116,7 +117,7 @@ extension ImportTests {
         }
 
         @Test func mergeIsIdempotentAndPure() throws {
-            let document = try DocumentMapper.map(Array(try #require(readFile(fixtures + "/revenuecat/subscriber-active.json")).utf8), file: "f", format: nil)
+            let document = try DocumentMapper.map(Array(try #require(readFile(fixtures + "/revenuecat/subscriber-active.json")).utf8), file: "f", format: nil, jws: .decodeOnly)
             let now = ImportTests.clock
             let (first, report) = ProfileMerger.merge(document, into: nil, userID: "u", newProfileID: "id-1", now: now)
             #expect(report.createdProfile && report.transactionsAdded.count == 2 && report.changed)
@@ -140,7 +141,7 @@ extension ImportTests {
         }
 
         @Test func reconciliationUsesOnlyTheDocument() throws {
-            let document = try DocumentMapper.map(Array(try #require(readFile(fixtures + "/revenuecat/subscriber-disagreement.json")).utf8), file: "f", format: nil)
+            let document = try DocumentMapper.map(Array(try #require(readFile(fixtures + "/revenuecat/subscriber-disagreement.json")).utf8), file: "f", format: nil, jws: .decodeOnly)
             let configuration = ProductConfiguration(entitlements: [.init(id: "premium", products: ["com.example.premium.monthly"])])
             let rows = Reconciler.reconcile(document, configuration: configuration, at: ImportTests.documentTime)
             #expect(rows.count == 1)

@@ -1,5 +1,13 @@
 import Foundation
 import Testing
+@testable import EntitlementCLI
+@testable import EntitlementTeam
+@testable import EntitlementImport
+@testable import EntitlementStore
+@testable import EntitlementRules
+@testable import EntitlementModel
+@testable import EntitlementJSON
+@testable import EntitlementBasics
 @testable import EntitlementTrust
 
 /// Apple's MIT test data (Fixtures/trust/appstore, from app-store-server-library-swift and

@@ -1,5 +1,13 @@
 import Foundation
 import Testing
+@testable import EntitlementCLI
+@testable import EntitlementTeam
+@testable import EntitlementImport
+@testable import EntitlementStore
+@testable import EntitlementRules
+@testable import EntitlementModel
+@testable import EntitlementJSON
+@testable import EntitlementBasics
 @testable import EntitlementTrust
 
 /// Every forgery of issue 24 against a chain minted in the test, with strict X.509 checks on.

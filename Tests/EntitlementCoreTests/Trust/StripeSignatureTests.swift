@@ -1,5 +1,13 @@
 import Foundation
 import Testing
+@testable import EntitlementCLI
+@testable import EntitlementTeam
+@testable import EntitlementImport
+@testable import EntitlementStore
+@testable import EntitlementRules
+@testable import EntitlementModel
+@testable import EntitlementJSON
+@testable import EntitlementBasics
 @testable import EntitlementTrust
 
 /// Stripe's MIT test payload with the header derived for it (Fixtures/trust/stripe/derived-vector.txt).
