@@ -25,9 +25,13 @@ let package = Package(
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
         ]),
         .target(name: "EntitlementTeam", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore"]),
+        // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
+        .target(name: "EntitlementIngest", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementImport", "EntitlementTrust",
+        ]),
         .target(name: "EntitlementCLI", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam", "EntitlementTrust",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest",
         ]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
@@ -35,7 +39,7 @@ let package = Package(
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
         .testTarget(name: "EntitlementCoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementTeam", "EntitlementCLI", "EntitlementTrust", "COpenSSL",
+            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
         ], exclude: ["Golden"]),
     ]
 )

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Installs the programs the test suite runs beside the tool, from Debian's packages, when
 # they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
-# groff (the man page is rendered), and git (the team-store tests run real git; a plain store
-# needs none of these). Extra commands to ensure may be named as arguments
+# groff (the man page is rendered), git (the team-store tests run real git; a plain store
+# needs none of these), and lighttpd, curl and busybox (the webhook's web-server tests). Extra commands to ensure may be named as arguments
 # (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
 # `--build` ensures only what building needs: libssl-dev (libcrypto's headers and libcrypto.a,
 # which the release build links statically); the Makefile's build, release and test targets run
@@ -35,6 +35,10 @@ command -v git >/dev/null 2>&1 || missing="$missing git"
 # The team store's permission hooks and the hostile-remote tests use find and cp.
 command -v find >/dev/null 2>&1 || missing="$missing findutils"
 command -v cp >/dev/null 2>&1 || missing="$missing coreutils"
+# The live-store tests (issue 25) run the webhook behind real web servers and post with curl.
+command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || missing="$missing lighttpd"
+command -v curl >/dev/null 2>&1 || missing="$missing curl"
+command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done

@@ -4,8 +4,8 @@ import EntitlementJSON
 import EntitlementModel
 
 /// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
-enum AppStoreMapper {
-    typealias K = AppleKey
+package enum AppStoreMapper {
+    package typealias K = AppleKey
 
     static func map(_ root: JSONValue, signature: DocumentSignature, path: String, jws: JWSReader) throws(FieldError) -> ImportDocument {
         var document = ImportDocument(format: .appstore, shape: signature.shape)
@@ -99,7 +99,7 @@ enum AppStoreMapper {
     }
 
     /// A4 (and A5 once decoded): the signed transaction and renewal info, and `data.status`.
-    static func notification(_ r: FieldReader, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
+    package static func notification(_ r: FieldReader, jws: JWSReader, into document: inout ImportDocument) throws(FieldError) {
         let type = try r.vendorString(K.notificationType) ?? "notification"
         let subtype = try r.vendorString(K.subtype)
         let name = subtype.map { "\(type)/\($0)" } ?? type

@@ -12,26 +12,26 @@ package struct ImportDocument: Sendable {
     /// Extra words for the summary header, e.g. a notification's `DID_RENEW/GRACE_PERIOD`.
     package var detail: String?
     /// The user the document names (section 4), if any.
-    var user: String?
-    var userSource: UserSource?
+    package var user: String?
+    package var userSource: UserSource?
     /// Every distinct App Store `appAccountToken` in the document, in order.
-    var appAccountTokens: [String] = []
+    package var appAccountTokens: [String] = []
     /// The document's own time and where it came from (section 5).
-    var time: Date?
-    var timeSource: TimeSource?
-    var transactions: [MappedTransaction] = []
-    var renewals: [MappedRenewal] = []
+    package var time: Date?
+    package var timeSource: TimeSource?
+    package var transactions: [MappedTransaction] = []
+    package var renewals: [MappedRenewal] = []
     /// (entitlement, product) pairs the document states (section 7.5).
     package var productMappings: [ProductMapping] = []
     /// `productMappings` as a set: a document of 8,000 entitlements checked each against all (issue 23, item 16).
     private var mappingSet: Set<ProductMapping> = []
     /// Adapty `custom_attributes`, in document order, null values left out.
-    var customAttributes: [(key: String, value: JSONValue)] = []
+    package var customAttributes: [(key: String, value: JSONValue)] = []
     /// Adapty's `profile_id`.
-    var vendorProfileID: String?
+    package var vendorProfileID: String?
     /// RevenueCat `first_seen`: `created_at` of a new profile.
-    var firstSeen: Date?
-    var statements: [VendorStatement] = []
+    package var firstSeen: Date?
+    package var statements: [VendorStatement] = []
     /// Messages for stderr, without the `warning: FILE: ` prefix.
     package var warnings: [String] = []
     /// Items left out, one line each, for the summary.
@@ -41,7 +41,7 @@ package struct ImportDocument: Sendable {
     /// How many of them passed verification (docs/security.md).
     package var jwsVerified = 0
 
-    init(format: ImportFormat, shape: ImportShape) {
+    package init(format: ImportFormat, shape: ImportShape) {
         self.format = format
         self.shape = shape
     }
@@ -50,13 +50,13 @@ package struct ImportDocument: Sendable {
     package var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
 
     /// Adds a token once, keeping document order.
-    mutating func noteToken(_ token: String?) {
+    package mutating func noteToken(_ token: String?) {
         guard let token, !token.isEmpty, !appAccountTokens.contains(token) else { return }
         appAccountTokens.append(token)
     }
 
     /// Keeps the latest of the dates seen as the document time.
-    mutating func noteSignedDate(_ date: Date?) {
+    package mutating func noteSignedDate(_ date: Date?) {
         guard let date else { return }
         if time.map({ date > $0 }) ?? true { time = date }
         timeSource = .signedDate
@@ -79,7 +79,7 @@ package struct ImportDocument: Sendable {
     }
 
     /// Records that `product` unlocks `entitlement`, once.
-    mutating func noteMapping(_ entitlement: String, _ product: String) {
+    package mutating func noteMapping(_ entitlement: String, _ product: String) {
         let mapping = ProductMapping(entitlement: entitlement, productID: product)
         if mappingSet.insert(mapping).inserted { productMappings.append(mapping) }
     }
@@ -87,32 +87,32 @@ package struct ImportDocument: Sendable {
 
 /// A product that unlocks an entitlement, as a document states it.
 package struct ProductMapping: Hashable, Sendable {
-    var entitlement: String
-    var productID: String
+    package var entitlement: String
+    package var productID: String
 }
 
 /// A transaction mapped from vendor data, with what the merge needs to know about it.
-struct MappedTransaction: Sendable {
+package struct MappedTransaction: Sendable {
     /// The key in the vendor object that says whether the JWS it came from was verified.
     static let signatureKey = SignedDataState.vendorKey
 
     /// The transaction as mapped; `raw` is empty.
-    var transaction: Transaction
+    package var transaction: Transaction
     /// The value for `vendor.<format>` (section 7.3).
-    var vendor: JSONValue
+    package var vendor: JSONValue
     /// Whether the vendor stated `environment` and `ownership_type` (else the stored values stay).
-    var givesEnvironment = false
-    var givesOwnership = false
+    package var givesEnvironment = false
+    package var givesOwnership = false
     /// True when `original_transaction_id` was made up from dates (section 7.1).
-    var originalIsSynthesized = false
+    package var originalIsSynthesized = false
 
-    init(_ transaction: Transaction, vendor: JSONValue) {
+    package init(_ transaction: Transaction, vendor: JSONValue) {
         self.transaction = transaction
         self.vendor = vendor
     }
 
     /// The key a transaction is matched by: store and transaction id.
-    var key: TransactionKey { TransactionKey(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
+    package var key: TransactionKey { TransactionKey(store: transaction.store.rawValue, transactionID: transaction.transactionID) }
 }
 
 /// (store, transaction_id): how import matches transactions.
@@ -122,7 +122,7 @@ package struct TransactionKey: Hashable, Sendable {
 }
 
 /// A renewal-info field a vendor may or may not express.
-enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
+package enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
     /// The vendor says nothing: the stored value stays.
     case keep
     /// The vendor states this value (nil: cleared).
@@ -130,41 +130,41 @@ enum Expressed<Value: Sendable & Equatable>: Sendable, Equatable {
 }
 
 /// Renewal info mapped from vendor data; only expressed fields are written.
-struct MappedRenewal: Sendable {
-    var originalTransactionID: String
-    var willRenew: Expressed<Bool> = .keep
-    var unsubscribedAt: Expressed<Date> = .keep
-    var billingIssueDetectedAt: Expressed<Date> = .keep
-    var gracePeriodExpiresAt: Expressed<Date> = .keep
-    var isInBillingRetry: Expressed<Bool> = .keep
+package struct MappedRenewal: Sendable {
+    package var originalTransactionID: String
+    package var willRenew: Expressed<Bool> = .keep
+    package var unsubscribedAt: Expressed<Date> = .keep
+    package var billingIssueDetectedAt: Expressed<Date> = .keep
+    package var gracePeriodExpiresAt: Expressed<Date> = .keep
+    package var isInBillingRetry: Expressed<Bool> = .keep
     /// The value for `vendor.<format>` of the renewal info (App Store only).
-    var vendor: JSONValue?
+    package var vendor: JSONValue?
 
-    init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
+    package init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
 
     /// True when nothing at all is expressed.
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         willRenew == .keep && unsubscribedAt == .keep && billingIssueDetectedAt == .keep
             && gracePeriodExpiresAt == .keep && isInBillingRetry == .keep && vendor == nil
     }
 }
 
 /// A vendor's own verdict about access, to compare with ours (section 10).
-struct VendorStatement: Sendable {
-    enum Subject: Equatable, Sendable {
+package struct VendorStatement: Sendable {
+    package enum Subject: Equatable, Sendable {
         /// RevenueCat, Adapty, Qonversion: about an entitlement.
         case entitlement(String)
         /// App Store: about a subscription, by `originalTransactionId` (nil when unknown).
         case subscription(String?)
     }
 
-    var subject: Subject
+    package var subject: Subject
     /// The vendor's state in its own words: `active`, `inactive`, `expired`, ….
-    var vendorState: String
+    package var vendorState: String
     /// Our states that agree with it.
-    var accepted: [AccessState]
+    package var accepted: [AccessState]
     /// What the vendor said, for the summary: `expires_date 2026-04-01T09:00:00Z`.
-    var evidence: String
+    package var evidence: String
     /// Set when the statement cannot be compared whatever the data (an unknown status code).
-    var notComparable: String?
+    package var notComparable: String?
 }

@@ -8,7 +8,7 @@ import EntitlementJSON
 package enum JWS {
     /// True when `text`, trimmed, has the shape `^[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]*=*$`:
     /// `=` padding, at most two per segment, is allowed (docs/import.md section 2.1).
-    static func looksLikeJWS(_ text: String) -> Bool {
+    package static func looksLikeJWS(_ text: String) -> Bool {
         let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return false }
         return parts.indices.allSatisfy { index in
@@ -20,7 +20,7 @@ package enum JWS {
 
     /// The payload object of a JWS-shaped string, or nil when the header or the payload
     /// is not base64url-encoded JSON of an object.
-    static func payload(of text: String) -> JSONObject? {
+    package static func payload(of text: String) -> JSONObject? {
         let parts = trimmed(text).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
               let headerBytes = base64URLDecode(parts[0]), let payloadBytes = base64URLDecode(parts[1]),
@@ -31,12 +31,12 @@ package enum JWS {
     }
 
     /// base64url with optional padding.
-    static func base64URLDecode(_ part: Substring) -> [UInt8]? {
+    package static func base64URLDecode(_ part: Substring) -> [UInt8]? {
         Base64URL.decode(part.utf8)
     }
 
     /// Apple's placeholders, cut for warnings: `"signed_transaction_info_value"`.
-    static func shortQuote(_ text: String) -> String {
+    package static func shortQuote(_ text: String) -> String {
         let cut = text.count > 30 ? String(text.prefix(30)) + "…" : text
         return "\"" + Terminal.escape(cut) + "\""
     }

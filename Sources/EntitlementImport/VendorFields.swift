@@ -6,47 +6,47 @@ import EntitlementJSON
 ///
 /// Every error names the field's path and shows the value found, so a person can find it.
 extension FieldReader {
-    func vendorMissing(_ key: String) -> FieldError {
+    package func vendorMissing(_ key: String) -> FieldError {
         FieldError(path: childPath(key), message: "missing required field")
     }
 
-    func vendorWrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
+    package func vendorWrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
         FieldError(path: childPath(key), message: "expected \(expected), found \(ImportPath.show(found))")
     }
 
     /// A string, or nil when absent or null.
-    func vendorString(_ key: String) throws(FieldError) -> String? {
+    package func vendorString(_ key: String) throws(FieldError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else { throw vendorWrongType(key, expected: "a string", found: value) }
         return text
     }
 
     /// A required, non-empty string (ids).
-    func vendorID(_ key: String) throws(FieldError) -> String {
+    package func vendorID(_ key: String) throws(FieldError) -> String {
         guard let text = try vendorString(key) else { throw vendorMissing(key) }
         guard !text.isEmpty else { throw FieldError(path: childPath(key), message: "must not be empty") }
         return text
     }
 
     /// A string that counts as absent when empty.
-    func vendorNonEmptyString(_ key: String) throws(FieldError) -> String? {
+    package func vendorNonEmptyString(_ key: String) throws(FieldError) -> String? {
         guard let text = try vendorString(key), !text.isEmpty else { return nil }
         return text
     }
 
-    func vendorBool(_ key: String) throws(FieldError) -> Bool? {
+    package func vendorBool(_ key: String) throws(FieldError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw vendorWrongType(key, expected: "a boolean", found: value) }
         return flag
     }
 
-    func vendorRequiredBool(_ key: String) throws(FieldError) -> Bool {
+    package func vendorRequiredBool(_ key: String) throws(FieldError) -> Bool {
         guard let flag = try vendorBool(key) else { throw vendorMissing(key) }
         return flag
     }
 
     /// A number literal without fraction or exponent.
-    func vendorInt(_ key: String) throws(FieldError) -> Int? {
+    package func vendorInt(_ key: String) throws(FieldError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let number = Int(text) else {
             throw vendorWrongType(key, expected: "an integer", found: value)
@@ -54,7 +54,7 @@ extension FieldReader {
         return number
     }
 
-    func vendorNumber(_ key: String) throws(FieldError) -> Double? {
+    package func vendorNumber(_ key: String) throws(FieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let number = Double(text), number.isFinite else {
             throw vendorWrongType(key, expected: "a number", found: value)
@@ -63,7 +63,7 @@ extension FieldReader {
     }
 
     /// An ISO 8601 string as `ISODate.parse` reads it.
-    func vendorISODate(_ key: String) throws(FieldError) -> Date? {
+    package func vendorISODate(_ key: String) throws(FieldError) -> Date? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw vendorWrongType(key, expected: "a date (ISO 8601 string)", found: value)
@@ -74,13 +74,13 @@ extension FieldReader {
         return date
     }
 
-    func vendorRequiredISODate(_ key: String) throws(FieldError) -> Date {
+    package func vendorRequiredISODate(_ key: String) throws(FieldError) -> Date {
         guard let date = try vendorISODate(key) else { throw vendorMissing(key) }
         return date
     }
 
     /// Apple's dates: milliseconds since 1970 (a fraction is accepted and dropped).
-    func vendorEpochMilliseconds(_ key: String) throws(FieldError) -> Date? {
+    package func vendorEpochMilliseconds(_ key: String) throws(FieldError) -> Date? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let milliseconds = Double(text) else {
             throw vendorWrongType(key, expected: "epoch milliseconds (a number)", found: value)
@@ -89,13 +89,13 @@ extension FieldReader {
         return date
     }
 
-    func vendorRequiredEpochMilliseconds(_ key: String) throws(FieldError) -> Date {
+    package func vendorRequiredEpochMilliseconds(_ key: String) throws(FieldError) -> Date {
         guard let date = try vendorEpochMilliseconds(key) else { throw vendorMissing(key) }
         return date
     }
 
     /// Qonversion's dates: a number of seconds since 1970, fractions allowed.
-    func vendorEpochSeconds(_ key: String) throws(FieldError) -> Date? {
+    package func vendorEpochSeconds(_ key: String) throws(FieldError) -> Date? {
         guard let value = value(key) else { return nil }
         guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
             throw vendorWrongType(key, expected: "epoch seconds (a number)", found: value)
@@ -104,7 +104,7 @@ extension FieldReader {
         return date
     }
 
-    func vendorRequiredEpochSeconds(_ key: String) throws(FieldError) -> Date {
+    package func vendorRequiredEpochSeconds(_ key: String) throws(FieldError) -> Date {
         guard let date = try vendorEpochSeconds(key) else { throw vendorMissing(key) }
         return date
     }
@@ -115,7 +115,7 @@ extension FieldReader {
     }
 
     /// Qonversion's `active`: 0, 1, true or false; returns the flag and its text.
-    func vendorActiveFlag(_ key: String) throws(FieldError) -> (flag: Bool, text: String) {
+    package func vendorActiveFlag(_ key: String) throws(FieldError) -> (flag: Bool, text: String) {
         guard let value = value(key) else { throw vendorMissing(key) }
         switch value {
         case .bool(let flag): return (flag, flag ? "true" : "false")
@@ -126,20 +126,20 @@ extension FieldReader {
     }
 
     /// A nested object, or nil when absent or null.
-    func vendorObject(_ key: String) throws(FieldError) -> FieldReader? {
+    package func vendorObject(_ key: String) throws(FieldError) -> FieldReader? {
         guard let value = value(key) else { return nil }
         guard case .object(let object) = value else { throw vendorWrongType(key, expected: "an object", found: value) }
         return FieldReader(object, path: childPath(key))
     }
 
-    func vendorArray(_ key: String) throws(FieldError) -> [JSONValue]? {
+    package func vendorArray(_ key: String) throws(FieldError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let items) = value else { throw vendorWrongType(key, expected: "an array", found: value) }
         return items
     }
 
     /// An object keyed by ids, in ascending key order (Unicode scalars), as (key, value, path).
-    func vendorMap(_ key: String) throws(FieldError) -> [(key: String, value: JSONValue, path: String)] {
+    package func vendorMap(_ key: String) throws(FieldError) -> [(key: String, value: JSONValue, path: String)] {
         guard let map = try vendorObject(key) else { return [] }
         return map.object.entries
             .sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
@@ -149,7 +149,7 @@ extension FieldReader {
 
 extension FieldReader {
     /// `value` as an object at `path`, with the import wording.
-    static func vendorObject(_ value: JSONValue, path: String) throws(FieldError) -> FieldReader {
+    package static func vendorObject(_ value: JSONValue, path: String) throws(FieldError) -> FieldReader {
         guard case .object(let object) = value else {
             throw FieldError(path: path, message: "expected an object, found \(ImportPath.show(value))")
         }

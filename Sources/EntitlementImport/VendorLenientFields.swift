@@ -8,7 +8,7 @@ import EntitlementRules
 /// the document gets one warning naming the field; the status rules never look at it.
 extension FieldReader {
     /// Runs `read`; a wrong value becomes nil and one warning instead of an error.
-    func vendorIgnorable<T>(_ key: String, into document: inout ImportDocument,
+    package func vendorIgnorable<T>(_ key: String, into document: inout ImportDocument,
                             _ read: (FieldReader, String) throws(FieldError) -> T?) -> T? {
         do {
             return try read(self, key)
@@ -19,7 +19,7 @@ extension FieldReader {
     }
 
     /// An id that some vendor samples spell as a JSON number: the number's own spelling is the id.
-    func vendorIDText(_ key: String) throws(FieldError) -> String? {
+    package func vendorIDText(_ key: String) throws(FieldError) -> String? {
         switch value(key) {
         case .number(let text)?: return text
         default: return try vendorNonEmptyString(key)
@@ -27,7 +27,7 @@ extension FieldReader {
     }
 
     /// A number, also when written as a string of one (`"5.99"`).
-    func vendorLenientNumber(_ key: String) throws(FieldError) -> Double? {
+    package func vendorLenientNumber(_ key: String) throws(FieldError) -> Double? {
         if case .string(let text)? = value(key), let number = Double(text), number.isFinite {
             return number
         }

@@ -40,7 +40,7 @@ package final class InputSource: Sendable {
         var byte: UInt8 = 0
         while true {
             // A read error ends the input as the end of file does (the caller sees the lines so far).
-            let count = (try? systemCall("read") { read(fd, &byte, 1) }) ?? 0
+            let count = (try? systemCall("read") { Glibc.read(fd, &byte, 1) }) ?? 0
             guard count > 0 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
             if byte == 0x0A { break }
             line.append(byte)
@@ -65,6 +65,29 @@ package final class InputSource: Sendable {
         guard count > 0 else { return nil }
         chunk.removeSubrange(count...)
         return chunk
+    }
+
+    /// At most `limit` bytes: stops at `limit` or the end of input, whichever comes first
+    /// (a CGI body of CONTENT_LENGTH bytes; nothing after it is read).
+    package func read(upTo limit: Int) -> [UInt8] {
+        guard let fd else {
+            return pending.withLock { pending in
+                let taken = Array(pending.prefix(limit))
+                pending.removeFirst(taken.count)
+                return taken
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: max(limit, 0))
+        var filled = 0
+        while filled < limit {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                (try? systemCall("read") { Glibc.read(fd, buffer.baseAddress! + filled, limit - filled) }) ?? 0
+            }
+            guard count > 0 else { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// All remaining bytes.

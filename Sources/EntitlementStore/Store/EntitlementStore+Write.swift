@@ -23,11 +23,13 @@ extension EntitlementStore {
     /// Writes a configuration and profiles together: all of them or none. Call only while
     /// holding the lock. Returns warnings, as `saveProfile` does.
     @discardableResult
-    package func save(configuration: ProductConfiguration?, profiles: [Profile]) throws(EntitlementError) -> [String] {
+    /// `alongside`: other store files written in the same journal (ingest's event records).
+    package func save(configuration: ProductConfiguration?, profiles: [Profile], alongside extra: [FileChange] = []) throws(EntitlementError) -> [String] {
         var changes: [FileChange] = []
         if let configuration { changes.append(try configurationChange(configuration)) }
         for profile in profiles { changes.append(try profileChange(profile)) }
-        try commit(changes)
+        changes += extra
+        try commit(changes, syncOnce: changes.count > Self.parallelStagingThreshold)
         return profiles.compactMap(updateIndex)
     }
 
@@ -119,7 +121,7 @@ extension EntitlementStore {
     // MARK: Files and directories
 
     /// Modes for new files and directories (StorePolicy.modes).
-    func newModes() -> (file: mode_t, directory: mode_t) {
+    package func newModes() -> (file: mode_t, directory: mode_t) {
         StorePolicy.modes(configStatus: (try? fileSystem.status(configPath)) ?? nil, rootStatus: (try? fileSystem.status(root)) ?? nil)
     }
 
@@ -127,7 +129,7 @@ extension EntitlementStore {
     /// refusing any that is a symbolic link. In a durable store each new directory's entry is
     /// fsynced in its parent (a fan-out folder made by a grant survives a crash with the file
     /// renamed into it); `syncParents: false` leaves that to one sync of the whole file system.
-    func ensureDirectory(_ relative: String, mode: mode_t, syncParents: Bool = true) throws(EntitlementError) {
+    package func ensureDirectory(_ relative: String, mode: mode_t, syncParents: Bool = true) throws(EntitlementError) {
         guard relative != "." else { return }
         var path = root
         for component in relative.split(separator: "/") {

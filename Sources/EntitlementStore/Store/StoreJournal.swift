@@ -15,11 +15,18 @@ import EntitlementModel
 extension EntitlementStore {
     package static let journalFileName = ".journal"
     package static let stagingDirectory = ".tmp"
+    /// Where ingested events' records live (one file each); the journal may write them.
+    package static let eventRecordsDirectory = "ingest/events"
 
     /// One file to replace: its path relative to the store root, and its new bytes.
     package struct FileChange: Equatable, Sendable {
         package var path: String
         package var bytes: [UInt8]
+
+        package init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
     }
 
     var stagingPath: String { "\(root)/\(Self.stagingDirectory)" }
@@ -145,12 +152,17 @@ extension EntitlementStore {
         return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
     }
 
-    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`).
+    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
     package static func isStoreFile(_ path: String) -> Bool {
         if path == configFileName { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.first == Substring(profilesDirectory) {
             return isLayoutPath(parts.dropFirst()) && parts.last!.hasSuffix(".json")
+        }
+        if parts.count == 5, "\(parts[0])/\(parts[1])" == eventRecordsDirectory {
+            // An ingested event's record: ingest/events/VENDOR/xx/DIGEST.json (EntitlementIngest's EventLedger).
+            return !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isLowercase } && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
+                && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
         }
         return parts.count >= 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isLayoutPath(parts.dropFirst(2))
     }

@@ -9,7 +9,8 @@ enum TransactionTypos {
     /// The typed fields, and the two the tool writes into the raw object: a restore's record,
     /// and a team merge's mark (`DuplicateGrants.supersededByKey`, spelt here because the team
     /// layer sits above this one).
-    static let knownKeys = Transaction.CodingKeys.allCases.map(\.rawValue) + [Transaction.restoredRevocationsKey, "superseded_by"]
+    static let knownKeys = Transaction.CodingKeys.allCases.map(\.rawValue)
+        + [Transaction.restoredRevocationsKey, "superseded_by", Transaction.stackedOnKey, Transaction.movedByMergeKey, "applied_event"]
 
     /// Problems of one transaction object; `prefix` is its field path (`transactions[2]`).
     static func problems(_ transaction: JSONObject, prefix: String) -> [(field: String, message: String)] {

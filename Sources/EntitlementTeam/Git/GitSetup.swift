@@ -16,6 +16,10 @@ package enum GitSetup {
         .lock
         .journal
         .tmp/
+        # Webhook requests waiting or failed (issue 25): local to each copy; applied events are committed.
+        ingest/spool/
+        ingest/failed/
+        ingest/incoming/
 
         """
 

@@ -1,4 +1,5 @@
 #if !FUZZING
+@testable import EntitlementIngest
 @testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON

@@ -1,3 +1,4 @@
+@testable import EntitlementIngest
 @testable import EntitlementTeam
 @testable import EntitlementTrust
 @testable import EntitlementBasics

@@ -1,4 +1,5 @@
 import Testing
+@testable import EntitlementIngest
 @testable import EntitlementCLI
 @testable import EntitlementTeam
 @testable import EntitlementTrust

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import EntitlementIngest
 @testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON
@@ -59,6 +60,7 @@ extension Unit {
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"], "log": ["log", "--since", "2026-01-01", "--event", "grant,revocation"],
+                "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"],
             ]
             for entry in Command.table + Command.plumbing {
                 let spec = entry.spec

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import EntitlementIngest
 @testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON

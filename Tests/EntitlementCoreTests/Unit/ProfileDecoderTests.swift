@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import EntitlementIngest
 @testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+@testable import EntitlementIngest
 @testable import EntitlementTrust
 @testable import EntitlementBasics
 @testable import EntitlementJSON
