@@ -3,7 +3,7 @@ import FoundationEssentials
 /// An entitlement's access at one instant, derived from a profile; never stored.
 ///
 /// Fields follow Adapty's CustomerAccessLevel, plus `state`, `renew_state`,
-/// `period_type`, `is_sandbox`, `grant_type` and `transaction_id`.
+/// `period_type`, `is_sandbox`, `grant_type`, `transaction_id` and `resumes_at`.
 public struct AccessLevel: Equatable, Sendable {
     public var id: String
     public var state: AccessState
@@ -18,6 +18,8 @@ public struct AccessLevel: Equatable, Sendable {
     public var revocationReason: String?
     public var unsubscribedAt: Date?
     public var billingIssueDetectedAt: Date?
+    /// When a paused subscription resumes (state `paused` only; nil when not known).
+    public var resumesAt: Date?
     public var store: Store?
     public var productID: String?
     public var renewState: RenewState = .unknown
@@ -50,6 +52,7 @@ public struct AccessLevel: Equatable, Sendable {
         case revocationReason = "revocation_reason"
         case unsubscribedAt = "unsubscribed_at"
         case billingIssueDetectedAt = "billing_issue_detected_at"
+        case resumesAt = "resumes_at"
         case store
         case productID = "product_id"
         case renewState = "renew_state"

@@ -30,5 +30,5 @@ enum VendorState {
     static let unknown = "unknown"
 
     /// Our states that agree with a vendor's "no access".
-    static let noAccess: [AccessState] = [.expired, .billingRetry, .revoked, .scheduled, .never]
+    static let noAccess: [AccessState] = [.expired, .billingRetry, .paused, .revoked, .scheduled, .never]
 }

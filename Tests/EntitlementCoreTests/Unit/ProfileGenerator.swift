@@ -40,6 +40,13 @@ enum ProfileGenerator {
                     renewal.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
                     renewal.isInBillingRetry = true
                 }
+                // A pause (Google Play, Stripe), sometimes without a recorded time or a resume time.
+                if draw(&random, 4) == 0 {
+                    let paused = instant(&random)
+                    renewal.isPaused = true
+                    if draw(&random, 2) == 0 { renewal.pausedAt = paused }
+                    if draw(&random, 3) != 0 { renewal.resumesAt = paused.addingTimeInterval(Double(draw(&random, 90)) * 86_400) }
+                }
                 profile.renewalInfo[original] = renewal
             }
         }
@@ -99,6 +106,12 @@ enum ProfileGenerator {
                 changed.billingIssueDetectedAt = detected
                 changed.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
                 changed.isInBillingRetry = true
+            }
+            if renewal.isPaused != true, draw(&random, 3) == 0 {
+                let paused = later()
+                changed.isPaused = true
+                changed.pausedAt = paused
+                changed.resumesAt = paused.addingTimeInterval(30 * 86_400)
             }
             extended.renewalInfo[original] = changed
         }
