@@ -26,6 +26,7 @@ struct ImportSession {
     private(set) var resultingConfiguration: ProductConfiguration?
     private var progress: ImportProgress
     private var warnedAboutSignatures = false
+    private var configurationForMapping: ProductConfiguration??
 
     init(command: ImportCommand, context: Context, store: EntitlementStore) {
         self.command = command
@@ -74,12 +75,15 @@ struct ImportSession {
     private mutating func map(_ unit: Unit, now: Date) -> ImportOutcome {
         var outcome = ImportOutcome(name: unit.name)
         do {
-            let document: ImportDocument
+            var document: ImportDocument
             switch unit.source {
             case .file(let path):
                 document = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format)
             case .piece(let piece):
                 document = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column)
+            }
+            if let key = StripeCustomer.metadataKey(in: stripeConfiguration(for: document)) {
+                StripeCustomer.useMetadata(key, in: &document)
             }
             outcome.document = document
             jwsDecoded += document.jwsDecoded
@@ -101,6 +105,14 @@ struct ImportSession {
         return outcome
     }
 
+    /// config.json, read once, for a Stripe document's customer key (nil for other documents
+    /// or an unreadable file, which `apply` reports).
+    private mutating func stripeConfiguration(for document: ImportDocument) -> ProductConfiguration? {
+        guard document.format == .stripe else { return nil }
+        if configurationForMapping == nil { configurationForMapping = .some(try? store.loadConfiguration()) }
+        return configurationForMapping ?? nil
+    }
+
     /// Merges the mapped documents in order; writes unless --dry-run (the caller holds the lock).
     private mutating func apply(_ outcomes: inout [ImportOutcome], now: Date) throws(EntitlementError) {
         let storedConfiguration = try store.loadConfiguration()
@@ -111,7 +123,8 @@ struct ImportSession {
         var lastTime: [String: Date] = [:]
         for index in outcomes.indices {
             progress.show("merge", index + 1)
-            guard !outcomes[index].failed, let document = outcomes[index].document, let time = outcomes[index].time else { continue }
+            guard !outcomes[index].failed, let mapped = outcomes[index].document, let time = outcomes[index].time else { continue }
+            let document = mapped.settled(at: time, configuration: configuration)
             if document.hasProfileData, let user = outcomes[index].user {
                 if profiles[user] == nil, loadErrors[user] == nil {
                     do {

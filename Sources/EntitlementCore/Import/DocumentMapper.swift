@@ -17,6 +17,8 @@ enum DocumentMapper {
             case .revenuecat: document = try RevenueCatMapper.map(root, path: path)
             case .adapty: document = try AdaptyMapper.map(root, signature: signature, path: path)
             case .qonversion: document = try QonversionMapper.map(root, signature: signature, path: path)
+            case .googleplay: document = try GooglePlayMapper.map(root, path: path)
+            case .stripe: document = try StripeMapper.map(root, signature: signature, path: path)
             }
             document.jwsDecoded += decoded
             return document

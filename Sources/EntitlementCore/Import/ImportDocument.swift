@@ -22,6 +22,8 @@ struct ImportDocument: Sendable {
     var productMappings: [ProductMapping] = []
     /// Adapty `custom_attributes`, in document order, null values left out.
     var customAttributes: [(key: String, value: JSONValue)] = []
+    /// Stripe's subscription `metadata`, where config.json may name the customer id's key.
+    var stripeMetadata: JSONObject?
     /// Adapty's `profile_id`.
     var vendorProfileID: String?
     /// RevenueCat `first_seen`: `created_at` of a new profile.
@@ -79,6 +81,12 @@ struct MappedTransaction: Sendable {
     var givesOwnership = false
     /// True when `original_transaction_id` was made up from dates (section 7.1).
     var originalIsSynthesized = false
+    /// The document says the period has ended but not when (Google Play `IN_GRACE_PERIOD`):
+    /// `expires_at` becomes the document time (`ImportDocument.settled(at:configuration:)`).
+    var endsAtDocumentTime = false
+    /// Other ids of the product (Stripe `price.id` beside `price.product`): the first that
+    /// config.json maps replaces `product_id` when `product_id` itself is not mapped.
+    var alternativeProductIDs: [String] = []
 
     init(_ transaction: Transaction, vendor: JSONValue) {
         self.transaction = transaction
@@ -111,7 +119,12 @@ struct MappedRenewal: Sendable {
     var billingIssueDetectedAt: Expressed<Date> = .keep
     var gracePeriodExpiresAt: Expressed<Date> = .keep
     var isInBillingRetry: Expressed<Bool> = .keep
-    /// The value for `vendor.<format>` of the renewal info (App Store only).
+    var isPaused: Expressed<Bool> = .keep
+    var pausedAt: Expressed<Date> = .keep
+    var resumesAt: Expressed<Date> = .keep
+    /// `billing_issue_detected_at` is the document time (the vendor does not date the failure).
+    var billingIssueAtDocumentTime = false
+    /// The value for `vendor.<format>` of the renewal info (App Store, Google Play, Stripe).
     var vendor: JSONValue?
 
     init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
@@ -119,7 +132,8 @@ struct MappedRenewal: Sendable {
     /// True when nothing at all is expressed.
     var isEmpty: Bool {
         willRenew == .keep && unsubscribedAt == .keep && billingIssueDetectedAt == .keep
-            && gracePeriodExpiresAt == .keep && isInBillingRetry == .keep && vendor == nil
+            && gracePeriodExpiresAt == .keep && isInBillingRetry == .keep && isPaused == .keep && pausedAt == .keep
+            && resumesAt == .keep && vendor == nil
     }
 }
 
