@@ -10,9 +10,13 @@ let package = Package(
         .library(name: "EntitlementCore", targets: ["EntitlementCore"]),
     ],
     targets: [
-        .target(name: "EntitlementCore"),
+        // OpenSSL's libcrypto from the system (Debian: libssl-dev; scripts/ensure-tools.sh installs it).
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // Signature and certificate checks for vendor data; depends on nothing of ours.
+        .target(name: "EntitlementTrust", dependencies: ["COpenSSL"]),
+        .target(name: "EntitlementCore", dependencies: ["EntitlementTrust"]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCore"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementCore"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore"], exclude: ["Golden"]),
+        .testTarget(name: "EntitlementCoreTests", dependencies: ["EntitlementCore", "EntitlementTrust", "COpenSSL"], exclude: ["Golden"]),
     ]
 )

@@ -85,6 +85,8 @@ public struct CLI {
         case .path(let path): return try path.run(context)
         case .clone(let clone): return try clone.run(context)
         case .sync(let sync): return try sync.run(context)
+        case .ingest(let ingest): return try ingest.run(context)
+        case .webhook(let webhook): return try webhook.run(context)
         case .migrate(let migrate): return try migrate.run(context)
         case .mergeDriver(let driver): return try driver.run(context)
         case .completions(let completions): return try completions.run(context)

@@ -12,6 +12,8 @@ public enum Command: Sendable {
     case revoke(RevokeCommand)
     case restore(RestoreCommand)
     case `import`(ImportCommand)
+    case ingest(IngestCommand)
+    case webhook(WebhookCommand)
     case find(FindCommand)
     case summary(SummaryCommand)
     case verify(VerifyCommand)
@@ -59,6 +61,8 @@ public enum Command: Sendable {
         Entry("revoke", { RevokeCommand.spec }, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
         Entry("restore", { RestoreCommand.spec }, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
         Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
+        Entry("ingest", { IngestCommand.spec }, { (parsed) throws(EntitlementError) in .ingest(try IngestCommand(parsed)) }),
+        Entry("webhook", { WebhookCommand.spec }, { (parsed) throws(EntitlementError) in .webhook(try WebhookCommand(parsed)) }),
         Entry("find", { FindCommand.spec }, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
         Entry("summary", { SummaryCommand.spec }, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
         Entry("verify", { VerifyCommand.spec }, { (parsed) throws(EntitlementError) in .verify(try VerifyCommand(parsed)) }),
@@ -126,6 +130,8 @@ public enum Command: Sendable {
         case .path: return PathCommand.spec
         case .clone: return CloneCommand.spec
         case .sync: return SyncCommand.spec
+        case .ingest: return IngestCommand.spec
+        case .webhook: return WebhookCommand.spec
         case .migrate: return MigrateCommand.spec
         case .mergeDriver: return MergeDriverCommand.spec
         case .completions: return CompletionsCommand.spec

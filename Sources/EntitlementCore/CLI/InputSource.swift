@@ -38,7 +38,7 @@ public final class InputSource: Sendable {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = read(fd, &byte, 1)
+            let count = Glibc.read(fd, &byte, 1)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
             if byte == 0x0A { break }
@@ -64,6 +64,29 @@ public final class InputSource: Sendable {
         guard count > 0 else { return nil }
         chunk.removeSubrange(count...)
         return chunk
+    }
+
+    /// At most `limit` bytes: stops at `limit` or the end of input, whichever comes first
+    /// (a CGI body of CONTENT_LENGTH bytes; nothing after it is read).
+    public func read(upTo limit: Int) -> [UInt8] {
+        guard let fd else {
+            return pending.withLock { pending in
+                let taken = Array(pending.prefix(limit))
+                pending.removeFirst(taken.count)
+                return taken
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: max(limit, 0))
+        var filled = 0
+        while filled < limit {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                (try? syscall("read") { Glibc.read(fd, buffer.baseAddress! + filled, limit - filled) }) ?? 0
+            }
+            guard count > 0 else { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// All remaining bytes.

@@ -19,11 +19,13 @@ extension EntitlementStore {
     /// Writes a configuration and profiles together: all of them or none. Call only while
     /// holding the lock. Returns warnings, as `saveProfile` does.
     @discardableResult
-    public func save(configuration: ProductConfiguration?, profiles: [Profile]) throws(EntitlementError) -> [String] {
+    /// `alongside`: other store files written in the same journal (ingest's event records).
+    public func save(configuration: ProductConfiguration?, profiles: [Profile], alongside extra: [FileChange] = []) throws(EntitlementError) -> [String] {
         var changes: [FileChange] = []
         if let configuration { changes.append(try configurationChange(configuration)) }
         for profile in profiles { changes.append(try profileChange(profile)) }
-        try commit(changes)
+        changes += extra
+        try commit(changes, syncOnce: changes.count > Self.parallelStagingThreshold)
         return profiles.compactMap(updateIndex)
     }
 

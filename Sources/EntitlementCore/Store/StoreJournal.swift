@@ -124,12 +124,17 @@ extension EntitlementStore {
         return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
     }
 
-    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`).
+    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
     private static func isStoreFile(_ path: String) -> Bool {
         if path == configFileName { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.first == Substring(profilesDirectory) {
             return isLayoutPath(parts.dropFirst()) && parts.last!.hasSuffix(".json")
+        }
+        if parts.count == 5, "\(parts[0])/\(parts[1])" == EventLedger.directory {
+            // An ingested event's record: ingest/events/VENDOR/xx/DIGEST.json (EventLedger).
+            return Vendor(rawValue: String(parts[2])) != nil && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
+                && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
         }
         return parts.count >= 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isLayoutPath(parts.dropFirst(2))
     }

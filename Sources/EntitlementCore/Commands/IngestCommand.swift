@@ -1,0 +1,78 @@
+import FoundationEssentials
+
+/// `entitlement ingest`: applies spooled webhook events, saved bodies or JSON Lines.
+public struct IngestCommand: RunnableCommand, Equatable {
+    public static let spec = CommandSpec(
+        name: "ingest",
+        abstract: "Apply vendor events: the webhook spool, a folder of saved bodies, or JSON Lines.",
+        discussion: """
+            Each event is applied once (deduplicated on the vendor's event id, also across the clones
+            of a team store) and in the vendor's order: an older event never moves a customer's state
+            backwards. Idempotent and resumable. Local input (--from, --stdin) has no HTTP headers: the
+            operator vouches for it (App Store signatures are still checked). Exit 0 when every event
+            was applied (or was a duplicate or older), 2 for bad input (malformed, unauthenticated,
+            unsupported), 4 when an event could not be applied; the worst wins. --status shows the
+            spool. See docs/ingest.md.
+            """,
+        usage: "[--from DIR | --stdin] [--vendor V] [--status] [--json] [options]",
+        options: [
+            fromOption, stdinFlag, vendorOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
+            CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
+        ],
+        examples: [
+            "entitlement ingest                       # the spool, from cron",
+            "entitlement ingest --status",
+            "entitlement ingest --from saved-bodies/ --vendor revenuecat",
+            "jq -c . events/*.json | entitlement ingest --stdin",
+        ])
+
+    static let fromOption = Option<String>.string("from", value: "DIR", kind: .directory, help: "Apply the request bodies saved as files in DIR (name order).")
+    static let stdinFlag = Flag("stdin", help: "Apply JSON Lines from standard input: one request body per line.")
+    static let vendorOption = Option<Vendor>.choice("vendor", value: "V", help: "Only this vendor's events (spool), or the vendor of local input (else detected).")
+    static let statusFlag = Flag("status", help: "Show the spool: waiting events, the oldest, and failures with reasons.")
+    static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/ingest.md).")
+
+    public var from: String?
+    public var stdin: Bool
+    var vendor: Vendor?
+    public var status: Bool
+    public var json: Bool
+    public var secrets: String?
+    public var store: String?
+    public var actor: String?
+    public var lockTimeout: Double?
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        from = try parsed.value(Self.fromOption)
+        stdin = parsed.flag(Self.stdinFlag)
+        vendor = try parsed.value(Self.vendorOption)
+        status = parsed.flag(Self.statusFlag)
+        json = parsed.flag(Self.jsonFlag)
+        secrets = try parsed.value(WebhookCommand.secretsOption)
+        store = try parsed.value(CommonOptions.store)
+        actor = try parsed.value(CommonOptions.actor)
+        lockTimeout = try parsed.given(CommonOptions.lockTimeout)
+        if from != nil, stdin { throw .usage("--from and --stdin cannot be used together.", command: Self.spec.name) }
+        if status, from != nil || stdin { throw .usage("--status shows the spool; it takes no --from or --stdin.", command: Self.spec.name) }
+    }
+
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
+        let store = context.store(flag: self.store, lockTimeout: timeout)
+        try store.requireExists()
+        if status {
+            IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)
+            return .success
+        }
+        let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment)
+        let units = try IngestInput.units(from: from, stdin: stdin ? context.stdin : nil, vendor: vendor, spool: Spool(store: store), now: context.now())
+        let runner = IngestRunner(store: store, authenticator: authenticator, actor: IngestSettings.actor(flag: actor, environment: context.environment))
+        var progress = IngestProgress(stream: context.stderr, width: context.statusWidth)
+        progress.total = units.units.count
+        let report = try runner.run(units.units) { progress.show($0) }
+        progress.clear()
+        for problem in units.problems + report.problems { context.stderr.write("\(problem)\n") }
+        IngestSummary.write(report, json: json, to: context.stdout, quiet: context.quiet)
+        return ExitCode.worst(report.exitCode, units.problems.isEmpty ? .success : .usage)
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+
+/// `entitlement webhook VENDOR`: a CGI program (RFC 3875) a web server runs once per request.
+public struct WebhookCommand: RunnableCommand, Equatable {
+    public static let spec = CommandSpec(
+        name: "webhook",
+        abstract: "Take one vendor webhook request as a CGI program: authenticate, spool, apply.",
+        discussion: """
+            Run by a web server (lighttpd, nginx with fcgiwrap, Apache): the body on standard input
+            (CONTENT_LENGTH), headers in HTTP_* variables; answers a Status: line and a short JSON
+            body. The request is authenticated (401/403), written durably to the store's spool, then
+            applied if the store's lock comes within a second; 200 once spooled. 400 for a body that
+            is not an event of VENDOR, 413 over 1 MiB, 5xx only when it cannot be spooled. VENDOR may
+            come from PATH_INFO (/hooks/entitlement/appstore). Secrets: docs/ingest.md.
+            """,
+        usage: "[VENDOR] [--store DIR] [--secrets FILE]",
+        arguments: [ArgumentSpec("VENDOR", kind: .choice(Vendor.allCases.map(\.rawValue)), optional: true,
+                                 help: "appstore, revenuecat, adapty, qonversion, stripe or googleplay; else PATH_INFO's first part.")],
+        options: [secretsOption, CommonOptions.store, CommonOptions.actor],
+        examples: ["exec entitlement webhook appstore --store /srv/entitlements   # a two-line CGI wrapper"])
+
+    static let secretsOption = Option<String>.string("secrets", value: "FILE", kind: .file, help: "The webhook secrets (mode 0600).")
+        .describingDefault("$XDG_CONFIG_HOME/entitlement/secrets.json", environmentVariable: SecretsFile.environmentVariable)
+
+    public var vendor: String?
+    public var secrets: String?
+    public var store: String?
+    public var actor: String?
+
+    public init(_ parsed: ParsedArguments) throws(EntitlementError) {
+        vendor = parsed.positionals.first
+        secrets = try parsed.value(Self.secretsOption)
+        store = try parsed.value(CommonOptions.store)
+        actor = try parsed.value(CommonOptions.actor)
+    }
+
+    /// Always 0 once an answer is written: the web server reads the Status line, not the exit code.
+    public func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+        let response = answer(context)
+        context.stdout.write(bytes: response.cgiBytes)
+        if let log = response.log {
+            context.stderr.write("entitlement webhook: \(response.status): \(Terminal.escape(log))\n")
+        }
+        return .success
+    }
+
+    private func answer(_ context: Context) -> WebhookResponse {
+        let environment = context.environment
+        let named = vendor ?? environment["PATH_INFO"].flatMap { $0.split(separator: "/").first.map(String.init) }
+        guard let named, let vendor = Vendor(rawValue: named) else {
+            return .error(404, "unknown_vendor", "name a vendor: \(Vendor.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let refusal = WebhookHandler.screen(method: environment["REQUEST_METHOD"], contentLength: environment["CONTENT_LENGTH"]) {
+            return refusal
+        }
+        let body = context.stdin.read(upTo: Int(environment["CONTENT_LENGTH"] ?? "") ?? 0)
+        let request = WebhookRequest(vendor: vendor, body: body, headers: WebhookRequest.headers(fromCGI: environment),
+                                     receivedAt: context.now(), overHTTP: true)
+        let authenticator: WebhookAuthenticator
+        do throws(EntitlementError) {
+            authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: environment)
+        } catch {
+            // App Store data needs no secret: a refused secrets file concerns the other vendors.
+            guard vendor == .appstore else {
+                return .error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): \(error.description)")
+            }
+            authenticator = WebhookAuthenticator(secrets: nil, acceptUnverifiedAppStore: environment[IngestSettings.unverifiedAppStoreVariable] == "1")
+        }
+        let store = context.store(flag: self.store)
+        let handler = WebhookHandler(store: store, authenticator: authenticator,
+                                     actor: IngestSettings.actor(flag: actor, environment: environment))
+        return handler.handle(request)
+    }
+}

@@ -1,0 +1,110 @@
+import FoundationEssentials
+
+/// Applies events to loaded profiles and the configuration. Pure: no files, no clock.
+///
+/// Events are applied in `IngestEvent.applicationOrder`. A transaction or renewal info is
+/// set only by an event newer than the one that last set it (`RecordStamp`), and transactions
+/// are kept in purchase order, so any arrival order of the same events gives the same profile.
+struct EventApplier {
+    var configuration: ProductConfiguration
+    /// Every profile an event may touch, loaded by the caller (nil: no such customer yet).
+    var profiles: [String: Profile?]
+    /// Customers whose profile changed, in first-changed order.
+    private(set) var changed: [String] = []
+
+    init(configuration: ProductConfiguration, profiles: [String: Profile?]) {
+        self.configuration = configuration
+        self.profiles = profiles
+    }
+
+    /// The customers an event reads or writes.
+    static func customers(of event: IngestEvent) -> [String] {
+        var users = event.customer.map { [$0] } ?? []
+        if let transfer = event.effects.transfer { users += transfer.from + [transfer.to] }
+        return users
+    }
+
+    mutating func apply(_ event: IngestEvent) -> EventOutcome {
+        if let reason = event.effects.noChange { return .noChange(reason) }
+        if let transfer = event.effects.transfer {
+            return applyTransfer(transfer, event: event)
+        }
+        guard let document = event.effects.document else { return .noChange("no records") }
+        guard let customer = event.customer else {
+            return .failed("the event does not say which customer it is about (App Store: no appAccountToken)")
+        }
+        guard case .some(let stored) = profiles[customer] else { return .failed("customer '\(Terminal.escape(customer))' was not loaded") }
+        if stored == nil {
+            do throws(UserID.Problem) { _ = try UserID.validateNew(customer) } catch {
+                return .failed("'\(Terminal.escape(customer))' cannot be a user id: \(error)")
+            }
+        }
+        let stamp = RecordStamp(event)
+        var fresh = document
+        fresh.transactions = document.transactions.filter { mapped in
+            guard let current = stored?.transactions.first(where: { $0.transactionID == mapped.transaction.transactionID && $0.store == mapped.transaction.store })
+            else { return true }
+            return stamp.supersedes(current.raw)
+        }
+        fresh.renewals = document.renewals.filter { stamp.supersedes(stored?.renewalInfo[$0.originalTransactionID]?.raw ?? JSONObject()) }
+        let stale = fresh.transactions.isEmpty && fresh.renewals.isEmpty
+        var (profile, _) = ProfileMerger.merge(fresh, into: stored, userID: customer,
+                                               newProfileID: ProfileIngestFields.profileID(for: customer), now: event.time)
+        for mapped in fresh.transactions {
+            guard let index = profile.transactions.firstIndex(where: { $0.transactionID == mapped.transaction.transactionID && $0.store == mapped.transaction.store })
+            else { continue }
+            profile.transactions[index].raw = stamp.stamping(profile.transactions[index].raw)
+        }
+        for mapped in fresh.renewals {
+            guard var info = profile.renewalInfo[mapped.originalTransactionID] else { continue }
+            info.raw = stamp.stamping(info.raw)
+            profile.renewalInfo[mapped.originalTransactionID] = info
+        }
+        finish(&profile, event: event)
+        (configuration, _) = ConfigurationExtender.extend(configuration, with: document.productMappings)
+        store(profile, was: stored)
+        return stale ? .outOfOrder : .applied
+    }
+
+    /// What every applied event does to its profile: aliases, the newest event, canonical order.
+    private func finish(_ profile: inout Profile, event: IngestEvent) {
+        ProfileIngestFields.addAliases(event.effects.aliases, to: &profile)
+        ProfileIngestFields.noteEvent(event, in: &profile)
+        if let created = profile.createdAt, event.time < created { profile.createdAt = event.time }
+        profile.transactions = Self.canonicalOrder(profile.transactions)
+    }
+
+    /// Purchase order, then store and id: the same set of transactions always reads the same.
+    static func canonicalOrder(_ transactions: [Transaction]) -> [Transaction] {
+        transactions.sorted {
+            ($0.purchasedAt, $0.store.rawValue, $0.transactionID) < ($1.purchasedAt, $1.store.rawValue, $1.transactionID)
+        }
+    }
+
+    private mutating func store(_ profile: Profile, was stored: Profile?) {
+        guard profile != stored || profile.json != stored?.json else { return }
+        profiles[profile.customerUserID] = .some(profile)
+        if !changed.contains(profile.customerUserID) { changed.append(profile.customerUserID) }
+    }
+
+    private mutating func applyTransfer(_ transfer: EventTransfer, event: IngestEvent) -> EventOutcome {
+        guard case .some(let target) = profiles[transfer.to] else { return .failed("customer '\(Terminal.escape(transfer.to))' was not loaded") }
+        var sources: [Profile] = []
+        for user in transfer.from where user != transfer.to {
+            guard case .some(let source) = profiles[user] else { return .failed("customer '\(Terminal.escape(user))' was not loaded") }
+            if let source { sources.append(source) }
+        }
+        do throws(TransferError) {
+            let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type)
+            let result = try TransferPlanner.transfer(from: sources, to: target, userID: transfer.to, transactionIDs: transfer.transactionIDs,
+                                                      note: note, newProfileID: ProfileIngestFields.profileID(for: transfer.to))
+            for (before, after) in zip(sources, result.sources) { store(after, was: before) }
+            var moved = result.target
+            finish(&moved, event: event)
+            store(moved, was: target)
+            return .applied
+        } catch {
+            return .failed(error.message)
+        }
+    }
+}

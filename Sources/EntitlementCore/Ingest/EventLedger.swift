@@ -1,0 +1,86 @@
+import FoundationEssentials
+
+/// The events applied, one file per event id: `ingest/events/VENDOR/xx/SHA256(id).json`.
+///
+/// Inside the store and committed with the profiles in one journal, so a replay (a retry, a
+/// restart, another clone of a team store after `sync`) finds its file and changes nothing.
+/// One file per event merges in git without conflicts (clones only add files). Each file is
+/// also the event's audit record: the raw body, the verification and the received time.
+package struct EventLedger: Sendable {
+    package let store: EntitlementStore
+
+    package static let directory = "ingest/events"
+
+    package init(store: EntitlementStore) { self.store = store }
+
+    /// The store-relative path of `id`'s record.
+    package static func relativePath(vendor: Vendor, id: String) -> String {
+        let digest = SHA256.hexDigest(Array(id.utf8))
+        return "\(directory)/\(vendor.rawValue)/\(digest.prefix(2))/\(digest).json"
+    }
+
+    /// True when the event is already applied (in this copy, or one that synced with it).
+    package func contains(vendor: Vendor, id: String) -> Bool {
+        store.fileSystem.exists("\(store.root)/\(Self.relativePath(vendor: vendor, id: id))")
+    }
+
+    /// The audit record of an applied event, if any.
+    package func record(vendor: Vendor, id: String) throws(EntitlementError) -> AuditRecord? {
+        let path = "\(store.root)/\(Self.relativePath(vendor: vendor, id: id))"
+        guard let bytes = try store.fileSystem.readFile(path) else { return nil }
+        guard let record = AuditRecord(bytes: bytes) else { throw .invalidFile(path: path, detail: "not an event record") }
+        return record
+    }
+}
+
+/// What the ledger keeps about one applied event (never a secret: headers are not kept).
+package struct AuditRecord: Sendable, Equatable {
+    package var vendor: Vendor
+    package var id: String
+    package var type: String
+    package var eventTime: Date
+    package var receivedAt: Date
+    package var customer: String?
+    package var verification: String
+    /// `applied`, `no_change` or `out_of_order` (older than what the records hold).
+    package var outcome: String
+    package var body: String
+
+    package init(event: IngestEvent, receivedAt: Date, outcome: String, body: [UInt8]) {
+        vendor = event.vendor
+        id = event.id
+        type = event.type
+        eventTime = event.time
+        self.receivedAt = receivedAt
+        customer = event.customer
+        verification = event.verification
+        self.outcome = outcome
+        self.body = String(decoding: body, as: UTF8.self)
+    }
+
+    package var bytes: [UInt8] {
+        var fields: [(String, JSONValue)] = [
+            ("schema_version", .int(1)), ("vendor", .string(vendor.rawValue)), ("id", .string(id)), ("type", .string(type)),
+            ("event_time", .string(ISODate.format(eventTime))), ("received_at", .string(ISODate.format(receivedAt))),
+        ]
+        if let customer { fields.append(("customer", .string(customer))) }
+        fields += [("verification", .string(verification)), ("outcome", .string(outcome)), ("body", .string(body))]
+        return JSONWriter().bytes(.object(JSONObject(fields)))
+    }
+
+    package init?(bytes: [UInt8]) {
+        guard case .object(let o)? = try? JSONParser.parse(bytes),
+              let vendor = o["vendor"]?.stringValue.flatMap(Vendor.init(rawValue:)), let id = o["id"]?.stringValue,
+              let eventTime = o["event_time"]?.stringValue.flatMap(ISODate.parse),
+              let receivedAt = o["received_at"]?.stringValue.flatMap(ISODate.parse) else { return nil }
+        self.vendor = vendor
+        self.id = id
+        type = o["type"]?.stringValue ?? ""
+        self.eventTime = eventTime
+        self.receivedAt = receivedAt
+        customer = o["customer"]?.stringValue
+        verification = o["verification"]?.stringValue ?? ""
+        outcome = o["outcome"]?.stringValue ?? ""
+        body = o["body"]?.stringValue ?? ""
+    }
+}

@@ -1,0 +1,36 @@
+/// The counts `ingest` prints (applied, duplicate, out of order, unauthenticated, unsupported,
+/// malformed, failed), the customers touched, and the exit code: the worst outcome wins.
+package struct IngestReport: Sendable {
+    package static let columns = ["applied", "duplicate", "out_of_order", "unauthenticated", "unsupported", "malformed", "failed"]
+
+    package var counts: [String: Int] = Dictionary(uniqueKeysWithValues: columns.map { ($0, 0) })
+    /// One line per event that was not applied, for standard error: `SOURCE: EVENT: reason`.
+    package var problems: [String] = []
+    /// Customers whose profile an applied event changed (for `ingest --refresh`), in order.
+    package var touchedCustomers: [String] = []
+    /// How many events came from local input (no HTTP): the operator vouches for them.
+    package var localEvents = 0
+    package var exitCode: ExitCode = .success
+
+    package init() {}
+
+    package mutating func add(_ result: UnitResult) {
+        for (event, outcome) in result.results {
+            counts[outcome.column, default: 0] += 1
+            exitCode = ExitCode.worst(exitCode, outcome.exitCode)
+            if event != nil, !result.unit.request.overHTTP { localEvents += 1 }
+            switch outcome {
+            case .applied, .noChange, .duplicate, .outOfOrder: continue
+            case .unauthenticated(let why), .unsupported(let why), .malformed(let why), .failed(let why):
+                let subject = event.map { "\($0.vendor.rawValue) event \(Terminal.escape($0.id))" } ?? result.unit.request.vendor.rawValue
+                problems.append("\(Terminal.escape(result.unit.source.name)): \(subject): \(outcome.column): \(Terminal.escape(why))")
+            }
+        }
+    }
+
+    package mutating func touched(_ customers: [String]) {
+        for customer in customers where !touchedCustomers.contains(customer) { touchedCustomers.append(customer) }
+    }
+
+    package var total: Int { counts.values.reduce(0, +) }
+}

@@ -1,0 +1,77 @@
+import FoundationEssentials
+
+extension IngestRunner {
+    /// Applies one batch under the lock: ledger lookups, profile loads, the pure applier, then
+    /// the profiles, the configuration and the event records in one journal.
+    func applyBatch(_ batch: [(unit: IngestUnit, events: [IngestEvent])]) throws(EntitlementError) -> [UnitResult] {
+        let all = batch.flatMap { $0.events }
+        let change = ChangeDescription(summary: Self.summary(all), actor: actor)
+        return try store.withWriteLock(change) { () throws(EntitlementError) -> [UnitResult] in
+            let ledger = EventLedger(store: store)
+            let configuration = try store.loadConfiguration()
+            var profiles: [String: Profile?] = [:]
+            var loadFailures: [String: String] = [:]
+            var seen: Set<String> = []
+            var duplicate: Set<String> = []
+            for event in all {
+                let key = "\(event.vendor.rawValue) \(event.id)"
+                if !seen.insert(key).inserted || ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
+                for user in EventApplier.customers(of: event) where profiles[user] == nil && loadFailures[user] == nil {
+                    do throws(EntitlementError) {
+                        profiles[user] = .some(try store.loadProfile(userID: user))
+                    } catch {
+                        loadFailures[user] = error.description
+                    }
+                }
+            }
+            var applier = EventApplier(configuration: configuration, profiles: profiles)
+            var outcomes: [String: EventOutcome] = [:]
+            var recorded: Set<String> = []
+            for event in all.sorted(by: IngestEvent.applicationOrder) {
+                let key = "\(event.vendor.rawValue) \(event.id)"
+                guard outcomes[key] == nil else { continue }  // the first copy in a batch decides
+                if duplicate.contains(key), !recorded.contains(key) {
+                    outcomes[key] = .duplicate
+                    continue
+                }
+                if let failure = EventApplier.customers(of: event).compactMap({ loadFailures[$0] }).first {
+                    outcomes[key] = .failed(failure)
+                    continue
+                }
+                outcomes[key] = applier.apply(event)
+                recorded.insert(key)
+            }
+            var records: [EntitlementStore.FileChange] = []
+            var results: [UnitResult] = []
+            var counted: Set<String> = []
+            for (unit, events) in batch {
+                var result = UnitResult(unit: unit, results: [])
+                for event in events {
+                    let key = "\(event.vendor.rawValue) \(event.id)"
+                    // A second copy of an event in the same batch is a duplicate of the first.
+                    let outcome = counted.insert(key).inserted ? outcomes[key] ?? .duplicate : .duplicate
+                    result.results.append((event, outcome))
+                    if let word = outcome.ledgerOutcome {
+                        let record = AuditRecord(event: event, receivedAt: unit.request.receivedAt, outcome: word, body: unit.request.body)
+                        records.append(.init(path: EventLedger.relativePath(vendor: event.vendor, id: event.id), bytes: record.bytes))
+                    }
+                }
+                if events.isEmpty { result.results.append((nil, .noChange("no events in the request"))) }
+                results.append(result)
+            }
+            let changed = applier.changed.compactMap { applier.profiles[$0] ?? nil }
+            let newConfiguration = applier.configuration != configuration ? applier.configuration : nil
+            for warning in try store.save(configuration: newConfiguration, profiles: changed, alongside: records) {
+                _ = warning  // the profile-id index is a cache; the next save repairs it
+            }
+            return results
+        }
+    }
+
+    /// A team store's commit message: the vendors, the count and the event ids.
+    static func summary(_ events: [IngestEvent]) -> String {
+        let vendors = Set(events.map(\.vendor.rawValue)).sorted().joined(separator: ", ")
+        let ids = events.prefix(20).map(\.id).joined(separator: ", ") + (events.count > 20 ? ", …" : "")
+        return "ingest \(vendors.isEmpty ? "events" : vendors): \(events.count) event\(events.count == 1 ? "" : "s") (\(ids))"
+    }
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+
+/// Reads units into events (no lock) and applies them in batches under the store lock, each
+/// batch in one journal (and, in a team store, one commit). Idempotent and resumable: a
+/// spooled unit is removed only after its events are in the ledger.
+package struct IngestRunner: Sendable {
+    package let store: EntitlementStore
+    package let authenticator: WebhookAuthenticator
+    /// The author of a team store's commits (`ENTITLEMENT_INGEST_ACTOR`, `--actor`).
+    package var actor: String
+    /// Events per journal: bounds memory and the work a kill can undo.
+    package var batchSize = 500
+
+    package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
+        self.store = store
+        self.authenticator = authenticator
+        self.actor = actor
+    }
+
+    /// The events of one unit, or the outcome that stops it (unsupported vendor, malformed, unauthenticated).
+    package func parse(_ unit: IngestUnit) -> ParsedUnit {
+        guard let adapter = VendorTable.adapter(for: unit.request.vendor) else {
+            return .refused(.unsupported("\(unit.request.vendor.displayName) events are not read by this version"))
+        }
+        do throws(EventRejection) {
+            return .events(try adapter.events(in: unit.request, with: authenticator))
+        } catch {
+            switch error {
+            case .malformed(let why): return .refused(.malformed(why))
+            case .unauthenticated(let why): return .refused(.unauthenticated(why))
+            }
+        }
+    }
+
+    /// A unit read: its events, or the outcome that refused it.
+    package enum ParsedUnit: Sendable {
+        case events([IngestEvent])
+        case refused(EventOutcome)
+    }
+
+    /// Applies every unit; `progress` is told how many units are done. Spool units are removed
+    /// (or moved to `ingest/failed/`) as their batch completes.
+    package func run(_ units: [IngestUnit], progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> IngestReport {
+        var report = IngestReport()
+        var pending: [(unit: IngestUnit, events: [IngestEvent])] = []
+        var pendingEvents = 0
+        var done = 0
+        func flush() throws(EntitlementError) {
+            guard !pending.isEmpty else { return }
+            let results = try applyBatch(pending)
+            for result in results {
+                report.add(result)
+                try settle(result)
+            }
+            report.touched(results.flatMap { $0.results.compactMap { $0.outcome == .applied ? $0.event : nil } }.flatMap(EventApplier.customers))
+            done += pending.count
+            progress(done)
+            pending = []
+            pendingEvents = 0
+        }
+        for unit in units {
+            switch parse(unit) {
+            case .refused(let outcome):
+                let result = UnitResult(unit: unit, results: [(nil, outcome)])
+                report.add(result)
+                try settle(result)
+                done += 1
+            case .events(let events):
+                pending.append((unit, events))
+                pendingEvents += events.count
+                if pendingEvents >= batchSize { try flush() }
+            }
+        }
+        try flush()
+        return report
+    }
+
+    /// A spooled unit leaves the spool once handled: removed, or moved to `failed/` with the reason.
+    /// Refused input (malformed, unauthenticated, unsupported) is kept in `failed/` too, never lost.
+    private func settle(_ result: UnitResult) throws(EntitlementError) {
+        guard case .spool(let name) = result.unit.source else { return }
+        let spool = Spool(store: store)
+        let reason = result.failure ?? result.results.lazy.compactMap { item -> String? in
+            switch item.outcome {
+            case .unsupported(let why), .malformed(let why), .unauthenticated(let why): return "\(item.outcome.column): \(why)"
+            default: return nil
+            }
+        }.first
+        if let reason {
+            try spool.markFailed(name, SpoolRecord(request: result.unit.request, verification: ""), reason: reason)
+        } else {
+            try spool.remove(name)
+        }
+    }
+}

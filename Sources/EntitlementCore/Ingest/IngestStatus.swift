@@ -1,0 +1,32 @@
+import FoundationEssentials
+
+/// `ingest --status`: what waits in the spool and what failed, with reasons.
+package struct IngestStatus: Sendable, Equatable {
+    package struct Failure: Sendable, Equatable {
+        package var file: String
+        package var vendor: String
+        package var receivedAt: Date?
+        package var reason: String
+    }
+
+    package var waiting: Int
+    package var oldest: Date?
+    package var failures: [Failure]
+
+    package static func read(_ spool: Spool) throws(EntitlementError) -> IngestStatus {
+        let waiting = try spool.waiting()
+        var oldest: Date?
+        if let first = waiting.first { oldest = try? spool.read(first)?.request.receivedAt }
+        var failures: [Failure] = []
+        for name in try spool.failed() {
+            do throws(EntitlementError) {
+                let record = try spool.read(name, failed: true)
+                failures.append(Failure(file: name, vendor: record?.request.vendor.rawValue ?? "", receivedAt: record?.request.receivedAt,
+                                        reason: record?.failure ?? "unknown"))
+            } catch {
+                failures.append(Failure(file: name, vendor: "", receivedAt: nil, reason: error.description))
+            }
+        }
+        return IngestStatus(waiting: waiting.count, oldest: oldest, failures: failures)
+    }
+}

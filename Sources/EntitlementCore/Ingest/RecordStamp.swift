@@ -1,0 +1,87 @@
+import FoundationEssentials
+
+/// The event that last set a record, kept in the record as `applied_event` (docs/store-format.md,
+/// "Ingest"). A record is changed only by a newer event, so any arrival order converges.
+struct RecordStamp: Comparable, Sendable {
+    static let key = "applied_event"
+
+    var time: Date
+    var vendor: String
+    var id: String
+
+    init(_ event: IngestEvent) {
+        time = event.time
+        vendor = event.vendor.rawValue
+        id = event.id
+    }
+
+    /// The stamp in a record's `raw`, if it has one.
+    init?(raw: JSONObject) {
+        guard case .object(let object)? = raw[Self.key], let at = object["at"]?.stringValue.flatMap(ISODate.parse),
+              let vendor = object["vendor"]?.stringValue, let id = object["id"]?.stringValue else { return nil }
+        time = at
+        self.vendor = vendor
+        self.id = id
+    }
+
+    var json: JSONValue {
+        .object(JSONObject([("at", .string(ISODate.format(time))), ("vendor", .string(vendor)), ("id", .string(id))]))
+    }
+
+    /// Vendor time first; ties broken by vendor and id, so the order is total.
+    static func < (a: RecordStamp, b: RecordStamp) -> Bool {
+        (a.time, a.vendor, a.id) < (b.time, b.vendor, b.id)
+    }
+
+    /// True when `raw` carries no stamp, or an older one: the event may set the record.
+    func supersedes(_ raw: JSONObject) -> Bool {
+        guard let stored = RecordStamp(raw: raw) else { return true }
+        return stored < self
+    }
+
+    /// `raw` with this stamp.
+    func stamping(_ raw: JSONObject) -> JSONObject {
+        var raw = raw
+        raw[Self.key] = json
+        return raw
+    }
+}
+
+/// The profile-level audit fields ingest keeps: the newest event, and the customer's other ids.
+enum ProfileIngestFields {
+    static let lastEvent = "last_event"
+    static let aliases = "aliases"
+
+    /// The newest event applied to the profile, if any.
+    static func lastEvent(of profile: Profile) -> (stamp: RecordStamp, type: String)? {
+        guard let stamp = RecordStamp(raw: JSONObject([(RecordStamp.key, profile.raw[lastEvent] ?? .null)])) else { return nil }
+        return (stamp, profile.raw[lastEvent]?.objectValue?["type"]?.stringValue ?? "")
+    }
+
+    /// Notes `event` as the newest one when it is.
+    static func noteEvent(_ event: IngestEvent, in profile: inout Profile) {
+        let stamp = RecordStamp(event)
+        if let stored = lastEvent(of: profile), !(stored.stamp < stamp) { return }
+        guard case .object(var object) = stamp.json else { return }
+        object["type"] = .string(event.type)
+        profile.raw[lastEvent] = .object(object)
+    }
+
+    /// The customer's other ids, in byte order.
+    static func aliases(of profile: Profile) -> [String] {
+        guard case .array(let items)? = profile.raw[aliases] else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
+    static func addAliases(_ ids: [String], to profile: inout Profile) {
+        let all = Set(aliases(of: profile) + ids).subtracting([profile.customerUserID])
+        guard !ids.isEmpty else { return }
+        profile.raw[aliases] = .array(all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSONValue.string))
+    }
+
+    /// A profile id that every copy of a team store derives alike for a customer ingest creates.
+    static func profileID(for customer: String) -> String {
+        let hex = Array(SHA256.hexDigest(Array("entitlement-ingest:\(customer)".utf8)).prefix(32))
+        return "\(String(hex[0..<8]))-\(String(hex[8..<12]))-\(String(hex[12..<16]))-\(String(hex[16..<20]))-\(String(hex[20..<32]))"
+    }
+}

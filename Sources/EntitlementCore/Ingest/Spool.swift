@@ -1,0 +1,92 @@
+import FoundationEssentials
+import Glibc
+
+/// The spool: requests written durably inside the store before `webhook` answers, waiting
+/// for `ingest` (docs/ingest.md, "The spool"). Local to one copy of the store: git ignores it.
+///
+/// A file appears whole or not at all (written in `incoming/`, fsynced, renamed, directory
+/// fsynced); it is removed only after the events it holds are in the ledger.
+package struct Spool: Sendable {
+    package let store: EntitlementStore
+
+    package static let directory = "ingest/spool"
+    package static let failedDirectory = "ingest/failed"
+    static let incomingDirectory = "ingest/incoming"
+
+    package init(store: EntitlementStore) { self.store = store }
+
+    package var path: String { "\(store.root)/\(Self.directory)" }
+    package var failedPath: String { "\(store.root)/\(Self.failedDirectory)" }
+
+    /// Writes `record` durably; returns its file name. Needs no lock: names are unique.
+    @discardableResult
+    package func write(_ record: SpoolRecord) throws(EntitlementError) -> String {
+        let modes = store.newModes()
+        try store.ensureDirectory(Self.directory, mode: modes.directory)
+        try store.ensureDirectory(Self.incomingDirectory, mode: modes.directory)
+        let millis = Int64((record.request.receivedAt.timeIntervalSince1970 * 1000).rounded(.down))
+        let stamp = String(millis).leftPadded(to: 14)
+        let name = "\(stamp)-\(record.request.vendor.rawValue)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
+        try store.fileSystem.replace("\(path)/\(name)", with: record.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
+                                     newFileMode: modes.file, durable: store.durable)
+        return name
+    }
+
+    /// The waiting files' names, oldest first.
+    package func waiting() throws(EntitlementError) -> [String] {
+        try names(in: path)
+    }
+
+    /// The names of the records that failed to apply, oldest first.
+    package func failed() throws(EntitlementError) -> [String] {
+        try names(in: failedPath)
+    }
+
+    package func read(_ name: String, failed: Bool = false) throws(EntitlementError) -> SpoolRecord? {
+        let file = "\(failed ? failedPath : path)/\(name)"
+        guard let bytes = try store.fileSystem.readFile(file) else { return nil }
+        guard let record = SpoolRecord(bytes: bytes) else { throw .invalidFile(path: file, detail: "not a spool record; left in place") }
+        return record
+    }
+
+    /// Removes a handled file (its events are in the ledger). A file already gone is fine:
+    /// another `ingest` handled it.
+    package func remove(_ name: String) throws(EntitlementError) {
+        let file = "\(path)/\(name)"
+        if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: "cannot remove: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Moves a record that failed to apply to `ingest/failed/`, with the reason; `ingest` retries it.
+    package func markFailed(_ name: String, _ record: SpoolRecord, reason: String) throws(EntitlementError) {
+        let modes = store.newModes()
+        try store.ensureDirectory(Self.failedDirectory, mode: modes.directory)
+        try store.ensureDirectory(Self.incomingDirectory, mode: modes.directory)
+        var failed = record
+        failed.failure = reason
+        try store.fileSystem.replace("\(failedPath)/\(name)", with: failed.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
+                                     newFileMode: modes.file, durable: store.durable)
+        try remove(name)
+    }
+
+    /// Takes a failed record back into the spool for another attempt.
+    package func retry(_ name: String) throws(EntitlementError) {
+        guard var record = try read(name, failed: true) else { return }
+        record.failure = nil
+        try store.fileSystem.replace("\(path)/\(name)", with: record.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
+                                     newFileMode: store.newModes().file, durable: store.durable)
+        let file = "\(failedPath)/\(name)"
+        if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: "cannot remove: \(String(cString: strerror(errno)))") }
+    }
+
+    private func names(in directory: String) throws(EntitlementError) -> [String] {
+        guard store.fileSystem.isDirectory(directory) else { return [] }
+        return try store.fileSystem.list(directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    }
+}
+
+extension String {
+    /// Zero-padded on the left to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// App Store Server Notifications V2: `{"signedPayload": JWS}` (docs/ingest.md, "App Store").
+///
+/// No secret: every JWS is verified against Apple's root by `WebhookAuthenticator`. The signed
+/// transaction and renewal info are the subscription's state at `signedDate`, so each
+/// notification is merged as `import` merges it, and its type only names the event.
+struct AppStoreAdapter: VendorAdapter {
+    typealias K = AppleKey
+    let vendor = Vendor.appstore
+
+    func authenticate(_ request: WebhookRequest, with authenticator: WebhookAuthenticator) -> Authentication {
+        .accepted("signed data")
+    }
+
+    func recognizes(_ root: JSONValue) -> Bool { root.objectValue?[K.signedPayload] != nil }
+
+    func events(in request: WebhookRequest, with authenticator: WebhookAuthenticator) throws(EventRejection) -> [IngestEvent] {
+        let root = try EventBody.object(request.body, vendor: vendor)
+        guard case .string(let signed)? = root[K.signedPayload] else {
+            throw .malformed("an App Store notification needs a \"signedPayload\" string")
+        }
+        guard JWS.looksLikeJWS(signed), let payload = JWS.payload(of: signed) else {
+            throw .malformed("signedPayload is not a JWS with a JSON payload")
+        }
+        var verification = try authenticator.verifyAppStoreJWS(signed)
+        if case .object(let data)? = payload[K.data] {
+            for key in [K.signedTransactionInfo, K.signedRenewalInfo] {
+                guard case .string(let inner)? = data[key] else { continue }
+                verification = try authenticator.verifyAppStoreJWS(inner)
+            }
+        }
+        do throws(FieldError) {
+            let reader = FieldReader(payload, path: "signedPayload")
+            let id = try reader.vendorID("notificationUUID")
+            var document = ImportDocument(format: .appstore, shape: .notification)
+            try AppStoreMapper.notification(reader, into: &document)
+            guard let time = document.time else { throw reader.vendorMissing(K.signedDate) }
+            let type = document.detail ?? "notification"
+            let effects: EventEffects = document.hasProfileData ? EventEffects(document: document)
+                : .none("\(type) carries no customer data")
+            let customer = document.appAccountTokens.count == 1 ? document.appAccountTokens[0] : nil
+            return [IngestEvent(vendor: vendor, id: id, type: type, time: time, customer: customer, effects: effects, verification: verification)]
+        } catch {
+            throw .malformed(error.description)
+        }
+    }
+}
+
+/// Reading a webhook body: JSON (UTF-8) with an object at the top.
+enum EventBody {
+    static func object(_ body: [UInt8], vendor: Vendor) throws(EventRejection) -> JSONObject {
+        guard !body.isEmpty else { throw .malformed("the body is empty") }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(body)
+        } catch {
+            throw .malformed("invalid JSON at \(error.description)")
+        }
+        guard case .object(let object) = root else { throw .malformed("a \(vendor.displayName) event is a JSON object") }
+        return object
+    }
+}

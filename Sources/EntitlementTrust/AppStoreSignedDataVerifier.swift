@@ -1,0 +1,85 @@
+/// Verifies App Store signed data (JWS) as Apple's `SignedDataVerifier` does, offline.
+///
+/// Format (three segments, `alg` ES256, `x5c` of three), chain (leaf ← intermediate ← a
+/// configured root; `x5c[2]` is never trusted), Apple's OIDs, validity at the payload's
+/// `signedDate`, the ES256 signature, then identity when configured. See docs/security.md.
+/// One verifier caches chain results, so build it once per run and share it.
+package struct AppStoreSignedDataVerifier: Sendable {
+    /// `Xcode` and `LocalTesting`: data StoreKit signs on a developer's machine.
+    package static let localEnvironments: Set<String> = ["Xcode", "LocalTesting"]
+
+    package let bundleID: String?
+    package let appAppleID: Int64?
+    package let environment: String?
+    package let allowXcode: Bool
+    /// The effective date (Unix seconds) for a payload without `signedDate`: the injected now.
+    package let fallbackDate: Int64?
+    private let chains: ChainVerifier
+
+    /// A verifier trusting Apple Root CA - G3 (unless `includeAppleRoot` is false) and `trustRoots`
+    /// (DER or PEM). `strict` keeps libcrypto's `X509_V_FLAG_X509_STRICT` on; Apple's own test
+    /// certificates need it off (they lack key identifiers).
+    package init(trustRoots: [[UInt8]] = [], includeAppleRoot: Bool = true, bundleID: String? = nil, appAppleID: Int64? = nil,
+                 environment: String? = nil, allowXcode: Bool = false, strict: Bool = true, fallbackDate: Int64? = nil) throws(SignedDataError) {
+        var roots: [Certificate] = []
+        if includeAppleRoot, let apple = Certificate(der: AppleRootCAG3.der) { roots.append(apple) }
+        for (index, bytes) in trustRoots.enumerated() {
+            guard let root = Certificate(file: bytes) else { throw .unreadableTrustRoot(index) }
+            roots.append(root)
+        }
+        chains = ChainVerifier(roots: roots, strict: strict)
+        self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.environment = environment
+        self.allowXcode = allowXcode
+        self.fallbackDate = fallbackDate
+    }
+
+    /// The verified payload's JSON bytes.
+    package func verify(_ jws: String) throws(SignedDataError) -> [UInt8] {
+        try verifyDecoded(jws).payload
+    }
+
+    /// The verified JWS's header, payload, `signedDate` and environment.
+    package func verifyDecoded(_ jws: String) throws(SignedDataError) -> VerifiedSignedData {
+        let parts = try CompactJWS(jws)
+        guard let claims = SignedPayloadClaims.read(parts.payload) else { throw .malformed("the payload is not a JSON object") }
+        let stated = claims.anyEnvironment
+        var checked = true
+        if let stated, Self.localEnvironments.contains(stated) {
+            guard allowXcode else { throw .xcodeNotAllowed(stated) }
+            checked = false
+        } else {
+            try verifySignature(parts, claims: claims)
+        }
+        try checkIdentity(claims)
+        return VerifiedSignedData(header: parts.header, payload: parts.payload, signedDate: claims.signedDate, environment: stated, signatureChecked: checked)
+    }
+
+    private func verifySignature(_ parts: CompactJWS, claims: SignedPayloadClaims) throws(SignedDataError) {
+        guard parts.fields.alg == "ES256" else { throw .algorithm(parts.fields.alg) }
+        guard let x5c = parts.fields.x5c else { throw .missingCertificateChain }
+        guard x5c.count == 3 else { throw .certificateCount(x5c.count) }
+        var ders: [[UInt8]] = []
+        for (index, entry) in x5c.enumerated() {
+            guard let der = TrustBase64.decode(entry.utf8, alphabet: .standard), !der.isEmpty else { throw .unreadableCertificate(index: index) }
+            ders.append(der)
+        }
+        guard let date = claims.signedDate.map({ $0 >= 0 ? $0 / 1000 : ($0 - 999) / 1000 }) ?? fallbackDate else { throw .missingSignedDate }
+        let key = try chains.verify(leaf: ders[0], intermediate: ders[1], at: date)
+        try ES256.verify(signature: parts.signature, message: parts.signingInput, key: key)
+    }
+
+    private func checkIdentity(_ claims: SignedPayloadClaims) throws(SignedDataError) {
+        let notification = claims.notificationType != nil
+        if let bundleID, notification || claims.anyBundleID != nil, claims.anyBundleID != bundleID {
+            throw .bundleID(found: claims.anyBundleID, expected: bundleID)
+        }
+        if let appAppleID, notification, claims.anyEnvironment == "Production", claims.anyAppAppleID != appAppleID {
+            throw .appAppleID(found: claims.anyAppAppleID, expected: appAppleID)
+        }
+        if let environment, claims.anyEnvironment != environment {
+            throw .environment(found: claims.anyEnvironment, expected: environment)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import COpenSSL
+
+/// SHA-256 and HMAC-SHA256 through libcrypto.
+enum Digest {
+    /// The SHA-256 of `bytes` (32 bytes).
+    static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        let input = Array(bytes)
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let ok = input.withUnsafeBytes { raw in
+            out.withUnsafeMutableBufferPointer { EVP_Digest(raw.baseAddress, raw.count, $0.baseAddress, &length, EVP_sha256(), nil) }
+        }
+        precondition(ok == 1 && length == 32, "libcrypto could not compute SHA-256")
+        return out
+    }
+
+    /// HMAC-SHA256 of `message` keyed with `key` (32 bytes).
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { k in
+            message.withUnsafeBytes { m in
+                out.withUnsafeMutableBufferPointer { o in
+                    HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self), m.count, o.baseAddress, &length)
+                }
+            }
+        }
+        precondition(result != nil && length == 32, "libcrypto could not compute HMAC-SHA256")
+        return out
+    }
+
+    /// Lowercase hexadecimal, as Stripe writes its signatures and as fingerprints are shown.
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
