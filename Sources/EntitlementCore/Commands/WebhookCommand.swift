@@ -64,7 +64,7 @@ public struct WebhookCommand: RunnableCommand, Equatable {
             guard vendor == .appstore else {
                 return .error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): \(error.description)")
             }
-            authenticator = WebhookAuthenticator(secrets: nil, acceptUnverifiedAppStore: environment[IngestSettings.unverifiedAppStoreVariable] == "1")
+            authenticator = WebhookAuthenticator(secrets: nil, appStore: try? IngestSettings.appStoreVerifier(nil, file: nil))
         }
         let store = context.store(flag: self.store)
         let handler = WebhookHandler(store: store, authenticator: authenticator,

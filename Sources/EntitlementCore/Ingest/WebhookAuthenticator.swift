@@ -1,15 +1,18 @@
+import EntitlementTrust
+
 /// The one place where requests are authenticated: secret comparisons and signed-data checks.
 ///
-/// Adapters ask it; they never compare a secret themselves. Secrets come from `SecretsFile`.
+/// Adapters ask it; they never compare a secret or check a signature themselves. Secrets come
+/// from `SecretsFile`; the checks from EntitlementTrust (libcrypto).
 package struct WebhookAuthenticator: Sendable {
     package var secrets: SecretsFile?
-    /// Accept App Store data whose signature is not checked: an explicit choice for local test
-    /// data (Xcode, StoreKit Testing), never the default.
-    package var acceptUnverifiedAppStore: Bool
+    /// Checks App Store JWS against Apple's root (and any roots the secrets file's `appstore`
+    /// entry adds); nil only when that entry could not be used, and then App Store data is refused.
+    package var appStore: AppStoreSignedDataVerifier?
 
-    package init(secrets: SecretsFile?, acceptUnverifiedAppStore: Bool = false) {
+    package init(secrets: SecretsFile?, appStore: AppStoreSignedDataVerifier?) {
         self.secrets = secrets
-        self.acceptUnverifiedAppStore = acceptUnverifiedAppStore
+        self.appStore = appStore
     }
 
     /// Checks a header that must equal a configured value exactly (RevenueCat, Adapty and
@@ -33,21 +36,20 @@ package struct WebhookAuthenticator: Sendable {
     /// What a local event (no HTTP, no headers) records as its verification.
     package static let localInput = "local input (vouched for by the operator)"
 
-    /// Checks an App Store JWS (signed payload, transaction or renewal info).
+    /// Checks an App Store JWS (signed payload, transaction or renewal info): chain to a trusted
+    /// root, Apple's OIDs, validity at `signedDate`, ES256, and the configured identity.
     /// Returns how it was verified, or throws `.unauthenticated`.
     package func verifyAppStoreJWS(_ text: String) throws(EventRejection) -> String {
-        if acceptUnverifiedAppStore { return "jws not verified (accepted by configuration)" }
-        throw .unauthenticated("App Store signature verification is not available in this build; set ENTITLEMENT_APPSTORE_UNVERIFIED=1 only for local test data")
+        guard let appStore else { throw .unauthenticated("no App Store verifier: the secrets file's appstore entry is unusable") }
+        do throws(SignedDataError) {
+            let verified = try appStore.verifyDecoded(text)
+            return verified.signatureChecked ? "jws verified" : "jws of \(verified.environment ?? "local") data, accepted unsigned (allow_xcode)"
+        } catch {
+            throw .unauthenticated("signed data refused: \(error.description)")
+        }
     }
 
-    /// Byte-wise comparison whose time depends only on the lengths.
-    private static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
-    }
+    private static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool { ConstantTime.equals(a, b) }
 }
 
 extension WebhookAuthenticator {

@@ -26,8 +26,11 @@ enum IngestFixtures {
         return json(["api_version": "1.0", "event": event])
     }
 
+    /// The test chain every App Store fixture is signed with (minted through libcrypto by TestPKI);
+    /// `store(in:)` trusts its root through the secrets file's `appstore.trust_roots`.
+    nonisolated(unsafe) static let chain = TestChain()
+
     /// An App Store notification body `{"signedPayload": JWS}` with signed transaction and renewal info.
-    /// The signatures are not real: these tests run with ENTITLEMENT_APPSTORE_UNVERIFIED=1.
     static func appStore(_ type: String, subtype: String? = nil, uuid: String, signedAt offset: Int64, transaction: [String: Any]? = [:],
                          renewal: [String: Any]? = [:]) -> String {
         let signedDate = base + offset * day
@@ -36,7 +39,7 @@ enum IngestFixtures {
             let defaults: [String: Any] = [
                 "transactionId": "1000", "originalTransactionId": "1000", "productId": "monthly", "purchaseDate": base,
                 "expiresDate": base + 30 * day, "type": "Auto-Renewable Subscription", "appAccountToken": appStoreUser,
-                "inAppOwnershipType": "PURCHASED", "environment": "Production", "signedDate": signedDate,
+                "inAppOwnershipType": "PURCHASED", "environment": "Production", "signedDate": signedDate, "bundleId": "com.example",
             ]
             for (key, value) in defaults where transaction[key] == nil { transaction[key] = value }
             data["signedTransactionInfo"] = jws(transaction.filter { !($0.value is NSNull) })
@@ -52,11 +55,8 @@ enum IngestFixtures {
         return json(["signedPayload": jws(payload)])
     }
 
-    /// A compact JWS of `payload` with a made-up ES256 signature.
-    static func jws(_ payload: [String: Any]) -> String {
-        let header = ["alg": "ES256", "x5c": ["AAAA", "BBBB", "CCCC"]] as [String: Any]
-        return [base64URL(json(header)), base64URL(json(payload)), base64URL(String(repeating: "s", count: 64))].joined(separator: ".")
-    }
+    /// A compact JWS of `payload`, signed by the test chain's leaf.
+    static func jws(_ payload: [String: Any]) -> String { chain.sign(json(payload)) }
 
     static func base64URL(_ text: String) -> String {
         Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -71,16 +71,18 @@ enum IngestFixtures {
     static func store(in directory: TemporaryDirectory) -> (store: String, secrets: String) {
         let store = directory.store(config: config)
         let secrets = directory.path + "/secrets.json"
+        let root = directory.path + "/test-root.der"
+        _ = FileManager.default.createFile(atPath: root, contents: Data(chain.root.der))
         writeFile(secrets, json(["revenuecat": ["authorization": secret], "adapty": ["authorization": "adapty-secret"],
-                                 "qonversion": ["authorization": "Basic q-secret"]]))
+                                 "qonversion": ["authorization": "Basic q-secret"],
+                                 "appstore": ["bundle_id": "com.example", "trust_roots": [root]]]))
         chmod(secrets, 0o600)
         return (store, secrets)
     }
 
     /// The environment of a CGI request.
     static func cgi(_ body: String, authorization: String? = secret, method: String = "POST") -> [String: String] {
-        var environment = ["REQUEST_METHOD": method, "CONTENT_LENGTH": String(body.utf8.count), "GATEWAY_INTERFACE": "CGI/1.1",
-                           "ENTITLEMENT_APPSTORE_UNVERIFIED": "1"]
+        var environment = ["REQUEST_METHOD": method, "CONTENT_LENGTH": String(body.utf8.count), "GATEWAY_INTERFACE": "CGI/1.1"]
         if let authorization { environment["HTTP_AUTHORIZATION"] = authorization }
         return environment
     }

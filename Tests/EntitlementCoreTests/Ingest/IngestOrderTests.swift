@@ -34,7 +34,7 @@ struct IngestOrderTests {
     static func profiles(after bodies: [String], batched: Bool = false) -> [String: String] {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
-        let environment = ["ENTITLEMENT_APPSTORE_UNVERIFIED": "1"]
+        let environment: [String: String] = [:]
         if batched {
             let result = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: bodies.joined(separator: "\n"), environment: environment)
             #expect(result.exitCode == 0, "\(result.stderr)")
@@ -68,7 +68,7 @@ struct IngestOrderTests {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
         let input = Self.events.joined(separator: "\n")
-        let environment = ["ENTITLEMENT_APPSTORE_UNVERIFIED": "1"]
+        let environment: [String: String] = [:]
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: input, environment: environment).exitCode == 0)
         let before = readFile(store + "/profiles/alice.json")
         let again = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets, "--json"], stdin: input + "\n" + input, environment: environment)

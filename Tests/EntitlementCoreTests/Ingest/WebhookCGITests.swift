@@ -134,7 +134,7 @@ struct WebhookCGITests {
         let status = runCLI(["ingest", "--status", "--store", store])
         #expect(status.stdout.contains("Failed: 1:"))
         #expect(status.stdout.contains("appAccountToken"))
-        let retry = runCLI(["ingest", "--store", store, "--secrets", secrets], environment: ["ENTITLEMENT_APPSTORE_UNVERIFIED": "1"])
+        let retry = runCLI(["ingest", "--store", store, "--secrets", secrets])
         #expect(retry.exitCode == 4)
         #expect(retry.stderr.contains("appAccountToken"))
     }
