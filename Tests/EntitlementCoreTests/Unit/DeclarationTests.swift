@@ -51,6 +51,7 @@ extension Unit {
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"],
+                "ingest": ["ingest", "--status"], "webhook": ["webhook", "stripe"],
             ]
             for entry in Command.table + Command.plumbing {
                 let spec = entry.spec
