@@ -121,10 +121,19 @@ struct ImportSession {
         var loadErrors: [String: EntitlementError] = [:]
         var touched: [String] = [], changed: Set<String> = []
         var lastTime: [String: Date] = [:]
+        // Google Play purchases whose document this run imports: no longer awaited (`AwaitingPurchase`).
+        var importedPurchases: [String: AwaitingPurchase] = [:]
         for index in outcomes.indices {
             progress.show("merge", index + 1)
             guard !outcomes[index].failed, let mapped = outcomes[index].document, let time = outcomes[index].time else { continue }
             let document = mapped.settled(at: time, configuration: configuration)
+            if document.format == .googleplay, document.hasProfileData {
+                for token in Set(document.transactions.compactMap { $0.vendor.objectValue?["purchase_token"]?.stringValue }) {
+                    var awaiting = importedPurchases[token] ?? AwaitingPurchase.read(token, in: store)
+                    awaiting.imported(at: time)
+                    importedPurchases[token] = awaiting
+                }
+            }
             if document.hasProfileData, let user = outcomes[index].user {
                 if profiles[user] == nil, loadErrors[user] == nil {
                     do {
@@ -161,7 +170,13 @@ struct ImportSession {
         guard !command.dryRun else { return }
         // One commit: the configuration and every changed profile are written together or not at all.
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
-        let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
+        // Only records that change: a second import of the same document writes nothing.
+        let purchases = importedPurchases.keys.sorted().compactMap { token -> EntitlementStore.FileChange? in
+            guard let updated = importedPurchases[token], updated != AwaitingPurchase.read(token, in: store) else { return nil }
+            return updated.change
+        }
+        let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles,
+                                      alongside: purchases)
         for warning in warnings { warn(warning) }
     }
 

@@ -62,3 +62,28 @@ struct GooglePlayNotificationTests {
         #expect(runCLI(["check", "play-active@example.com", "premium", "--store", store]).exitCode == 1, "a notification alone records nothing")
     }
 }
+
+extension GooglePlayNotificationTests {
+    /// A notification marks its purchase as awaiting its document (`ingest --status`); importing
+    /// the document (dated after it) clears the mark.
+    @Test func notificationsAwaitThePurchaseDocument() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = StripeEventTests.store(in: directory)
+        writeFile(store + "/config.json", readFile(repositoryRoot + "/Fixtures/import/config.json")!)
+        let renewed = Self.subscription(2)
+        #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: renewed).exitCode == 0)
+        let status = runCLI(["ingest", "--status", "--store", store, "--secrets", secrets])
+        #expect(status.stdout.contains("awaiting their document") && status.stdout.contains("gp-token-active: SUBSCRIPTION_RENEWED at 2026-03-15T12:00:00Z"),
+                "\(status.stdout)")
+        let json = try JSONParser.parse(runCLI(["ingest", "--status", "--store", store, "--secrets", secrets, "--json"]).stdout)
+        #expect(json["awaiting_purchases"]?.arrayValue.count == 1)
+        let imported = runCLI(["import", repositoryRoot + "/Fixtures/import/googleplay/purchase-active.json", "--at", "2026-03-15T12:05:00Z", "--store", store])
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+        #expect(!runCLI(["ingest", "--status", "--store", store, "--secrets", secrets]).stdout.contains("awaiting"))
+        #expect(runCLI(["check", "play-active@example.com", "premium", "--store", store, "--at", "2026-03-15T12:05:00Z"]).exitCode == 0)
+        // Test and price notifications await nothing.
+        #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets],
+                       stdin: Self.push(["testNotification": ["version": "1.0"]], messageID: "3")).exitCode == 0)
+        #expect(!runCLI(["ingest", "--status", "--store", store, "--secrets", secrets]).stdout.contains("awaiting"))
+    }
+}

@@ -83,6 +83,13 @@ struct PlayNotification: Equatable, Sendable {
 
     /// What the notification does to the store: nothing by itself; the reason names the token to fetch.
     var effects: EventEffects {
+        var effects = noChangeEffects
+        if case .subscription(let code, _) = kind, ![8, 19, 20].contains(code) { effects.awaitingPurchase = purchaseToken }
+        if case .voided = kind { effects.awaitingPurchase = purchaseToken }
+        return effects
+    }
+
+    private var noChangeEffects: EventEffects {
         switch kind {
         case .test: return .none("a test notification")
         case .oneTimeProduct: return .none("a one-time product, not a subscription")
