@@ -2,6 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 
 /// An Adapty server-side profile → an `ImportDocument` (docs/import.md, section 9.2). Pure.
 enum AdaptyMapper {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 
 /// Adapty's field names (server-side API, Profile object).
 enum AdaptyKey {

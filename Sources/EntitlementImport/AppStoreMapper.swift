@@ -2,6 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 
 /// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
 package enum AppStoreMapper {

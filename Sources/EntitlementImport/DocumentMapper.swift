@@ -20,6 +20,8 @@ package enum DocumentMapper {
             case .revenuecat: document = try RevenueCatMapper.map(root, path: path)
             case .adapty: document = try AdaptyMapper.map(root, signature: signature, path: path)
             case .qonversion: document = try QonversionMapper.map(root, signature: signature, path: path)
+            case .googleplay: document = try GooglePlayMapper.map(root, path: path)
+            case .stripe: document = try StripeMapper.map(root, signature: signature, path: path)
             }
             if let whole {
                 document.noteJWS(whole)

@@ -9,6 +9,8 @@ enum DocumentSignature: String, CaseIterable, Sendable {
     case revenueCatSubscriber = "R1"
     case adaptyProfile = "D1", adaptyEnvelope = "D2"
     case qonversionEntitlements = "Q1", qonversionPermissions = "Q2", qonversionEnvelope = "Q3"
+    case googlePlaySubscription = "G1"
+    case stripeSubscription = "S1", stripeList = "S2", stripeEvent = "S3"
 
     var format: ImportFormat {
         switch self {
@@ -18,6 +20,8 @@ enum DocumentSignature: String, CaseIterable, Sendable {
         case .revenueCatSubscriber: return .revenuecat
         case .adaptyProfile, .adaptyEnvelope: return .adapty
         case .qonversionEntitlements, .qonversionPermissions, .qonversionEnvelope: return .qonversion
+        case .googlePlaySubscription: return .googleplay
+        case .stripeSubscription, .stripeList, .stripeEvent: return .stripe
         }
     }
 
@@ -33,6 +37,10 @@ enum DocumentSignature: String, CaseIterable, Sendable {
         case .adaptyProfile, .adaptyEnvelope: return .profile
         case .qonversionEntitlements: return .entitlements
         case .qonversionPermissions, .qonversionEnvelope: return .permissions
+        case .googlePlaySubscription: return .subscriptionPurchase
+        case .stripeSubscription: return .subscription
+        case .stripeList: return .subscriptions
+        case .stripeEvent: return .event
         }
     }
 
@@ -52,10 +60,15 @@ enum DocumentSignature: String, CaseIterable, Sendable {
         case .qonversionEntitlements: return "is an array of entitlements"
         case .qonversionPermissions: return "has \"permissions\""
         case .qonversionEnvelope: return "has \"data.permissions\""
+        case .googlePlaySubscription: return "has \"subscriptionState\" and \"lineItems\""
+        case .stripeSubscription: return "is \"object\": \"subscription\""
+        case .stripeList: return "is \"object\": \"list\" of subscriptions"
+        case .stripeEvent: return "is \"object\": \"event\""
         }
     }
 
-    /// True when `value` passes this test. Only keys and kinds are looked at, never values.
+    /// True when `value` passes this test. Only keys and kinds are looked at, never values,
+    /// except Stripe's `object`, the type tag Stripe puts on every object it sends.
     func matches(_ value: JSONValue) -> Bool {
         switch value {
         case .array(let items):
@@ -90,6 +103,12 @@ enum DocumentSignature: String, CaseIterable, Sendable {
             case .qonversionEnvelope:
                 guard !has("notificationType"), let data else { return false }
                 return data["permissions"] != nil
+            case .googlePlaySubscription: return has("subscriptionState") && has("lineItems")
+            case .stripeSubscription: return object["object"] == .string("subscription")
+            case .stripeList:
+                guard object["object"] == .string("list"), case .array(let items)? = object["data"] else { return false }
+                return items.first?.objectValue?["object"] == .string("subscription")
+            case .stripeEvent: return object["object"] == .string("event") && data?["object"] != nil
             default: return false
             }
         default:
@@ -103,7 +122,9 @@ enum FormatDetector {
     static let unknownShapeExpectation = """
         expected an App Store transaction, renewal info, notification, statuses or history document; \
         a RevenueCat subscriber response ({"subscriber": …}); an Adapty profile ({"profile_id": …}); \
-        or Qonversion entitlements ([{"id": …, "active": …}] or {"permissions": […]})
+        Qonversion entitlements ([{"id": …, "active": …}] or {"permissions": […]}); \
+        a Google Play SubscriptionPurchaseV2 ({"subscriptionState": …, "lineItems": […]}); \
+        or a Stripe subscription, list or event ({"object": "subscription"|"list"|"event"})
         """
 
     /// The one signature `value` matches, among `format`'s when given. Exit 2 otherwise.

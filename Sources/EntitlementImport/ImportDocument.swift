@@ -22,6 +22,8 @@ package struct ImportDocument: Sendable {
     package var transactions: [MappedTransaction] = []
     package var renewals: [MappedRenewal] = []
     /// (entitlement, product) pairs the document states (section 7.5).
+    /// Stripe's subscription `metadata`, where config.json may name the customer id's key.
+    var stripeMetadata: JSONObject?
     package var productMappings: [ProductMapping] = []
     /// `productMappings` as a set: a document of 8,000 entitlements checked each against all (issue 23, item 16).
     private var mappingSet: Set<ProductMapping> = []
@@ -105,6 +107,12 @@ package struct MappedTransaction: Sendable {
     package var givesOwnership = false
     /// True when `original_transaction_id` was made up from dates (section 7.1).
     package var originalIsSynthesized = false
+    /// The document says the period has ended but not when (Google Play `IN_GRACE_PERIOD`):
+    /// `expires_at` becomes the document time (`ImportDocument.settled(at:configuration:)`).
+    package var endsAtDocumentTime = false
+    /// Other ids of the product (Stripe `price.id` beside `price.product`): the first that
+    /// config.json maps replaces `product_id` when `product_id` itself is not mapped.
+    package var alternativeProductIDs: [String] = []
 
     package init(_ transaction: Transaction, vendor: JSONValue) {
         self.transaction = transaction
@@ -137,7 +145,12 @@ package struct MappedRenewal: Sendable {
     package var billingIssueDetectedAt: Expressed<Date> = .keep
     package var gracePeriodExpiresAt: Expressed<Date> = .keep
     package var isInBillingRetry: Expressed<Bool> = .keep
-    /// The value for `vendor.<format>` of the renewal info (App Store only).
+    package var isPaused: Expressed<Bool> = .keep
+    package var pausedAt: Expressed<Date> = .keep
+    var resumesAt: Expressed<Date> = .keep
+    /// `billing_issue_detected_at` is the document time (the vendor does not date the failure).
+    var billingIssueAtDocumentTime = false
+    /// The value for `vendor.<format>` of the renewal info (App Store, Google Play, Stripe).
     package var vendor: JSONValue?
 
     package init(originalTransactionID: String) { self.originalTransactionID = originalTransactionID }
@@ -145,7 +158,8 @@ package struct MappedRenewal: Sendable {
     /// True when nothing at all is expressed.
     package var isEmpty: Bool {
         willRenew == .keep && unsubscribedAt == .keep && billingIssueDetectedAt == .keep
-            && gracePeriodExpiresAt == .keep && isInBillingRetry == .keep && vendor == nil
+            && gracePeriodExpiresAt == .keep && isInBillingRetry == .keep && isPaused == .keep && pausedAt == .keep
+            && resumesAt == .keep && vendor == nil
     }
 }
 

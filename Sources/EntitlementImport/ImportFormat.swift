@@ -2,7 +2,7 @@ import EntitlementModel
 
 /// The vendor a document comes from: the values of `import --format`.
 package enum ImportFormat: String, CaseIterable, Sendable {
-    case appstore, revenuecat, adapty, qonversion
+    case appstore, revenuecat, adapty, qonversion, googleplay, stripe
 
     /// The vendor's name as people write it.
     package var displayName: String {
@@ -11,6 +11,8 @@ package enum ImportFormat: String, CaseIterable, Sendable {
         case .revenuecat: return "RevenueCat"
         case .adapty: return "Adapty"
         case .qonversion: return "Qonversion"
+        case .googleplay: return "Google Play"
+        case .stripe: return "Stripe"
         }
     }
 
@@ -21,6 +23,8 @@ package enum ImportFormat: String, CaseIterable, Sendable {
         case .revenuecat: return "expected an object with \"subscriber\""
         case .adapty: return "expected an object with \"profile_id\" or \"paid_access_levels\""
         case .qonversion: return "expected an array of entitlements or an object with \"permissions\""
+        case .googleplay: return "expected a SubscriptionPurchaseV2 object (with \"subscriptionState\" and \"lineItems\")"
+        case .stripe: return "expected a Stripe subscription, a list of them, or an event (\"object\": \"subscription\", \"list\" or \"event\")"
         }
     }
 }
@@ -30,6 +34,8 @@ package enum ImportShape: String, Sendable {
     case transaction, transactions
     case renewalInfo = "renewal_info"
     case notification, statuses, history, subscriber, profile, entitlements, permissions
+    case subscriptionPurchase = "subscription_purchase"
+    case subscription, subscriptions, event
 
     /// The words the text summary uses.
     package var words: String {
@@ -37,6 +43,7 @@ package enum ImportShape: String, Sendable {
         case .renewalInfo: return "renewal info"
         case .statuses: return "subscription statuses"
         case .history: return "transaction history"
+        case .subscriptionPurchase: return "subscription purchase"
         default: return rawValue
         }
     }
@@ -48,11 +55,18 @@ package enum UserSource: String, Sendable {
     case originalAppUserID = "original_app_user_id"
     case customerUserID = "customer_user_id"
     case appAccountToken
+    /// Google Play `externalAccountIdentifiers.obfuscatedExternalAccountId`.
+    case obfuscatedExternalAccountId
+    /// Stripe `customer`, or the subscription's metadata key named in config.json.
+    case stripeCustomer = "customer"
+    case stripeMetadata = "metadata"
 }
 
 /// Where a document's time came from (section 5).
 package enum TimeSource: String, Sendable {
     case signedDate, requestDate = "request_date", timestamp
+    /// A Stripe event's `created`.
+    case created
     case option = "--at"
     case now
 }

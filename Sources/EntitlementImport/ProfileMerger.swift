@@ -172,6 +172,9 @@ package enum ProfileMerger {
             if case .set(let value) = mapped.billingIssueDetectedAt { info.billingIssueDetectedAt = value }
             if case .set(let value) = mapped.gracePeriodExpiresAt { info.gracePeriodExpiresAt = value }
             if case .set(let value) = mapped.isInBillingRetry { info.isInBillingRetry = value }
+            if case .set(let value) = mapped.isPaused { info.isPaused = value }
+            if case .set(let value) = mapped.pausedAt { info.pausedAt = value }
+            if case .set(let value) = mapped.resumesAt { info.resumesAt = value }
             if let vendor = mapped.vendor { info.raw = withVendor(info.raw, format: document.format, value: vendor) }
             if stored == nil {
                 changes[key] = .added

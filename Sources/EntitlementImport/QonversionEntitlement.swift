@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 
 /// Qonversion's field names (entitlements / permissions responses).
 enum QonversionKey {

@@ -3,13 +3,13 @@ import EntitlementBasics
 
 /// The vendors' date forms (docs/import.md section 6.1). ISO 8601 strings
 /// (RevenueCat, Adapty) go through `ISODate.parse`; these are the numeric ones.
-enum VendorDate {
+package enum VendorDate {
     /// Apple: milliseconds since 1970, or nil outside `ISODate.writableRange`.
     ///
     /// A fraction of a millisecond (Xcode's StoreKit testing signs `1697679936049.7297`)
     /// is dropped, as Apple's own libraries read the value as a whole millisecond. The range
     /// is checked before any integer arithmetic, so no value can overflow.
-    static func fromEpochMilliseconds(_ milliseconds: Double) -> Date? {
+    package static func fromEpochMilliseconds(_ milliseconds: Double) -> Date? {
         guard milliseconds.isFinite else { return nil }
         let whole = milliseconds.rounded(.down)
         guard whole >= ISODate.firstInstant * 1000, whole <= ISODate.lastInstant * 1000 else { return nil }

@@ -50,6 +50,8 @@ package struct EventEffects: Sendable {
     var aliases: [String] = []
     /// Why the event changes nothing, for the types that never do (`TEST`, `PRICE_INCREASE`).
     var noChange: String?
+    /// A Google Play purchase token whose purchase changed: its document is awaited (`AwaitingPurchase`).
+    var awaitingPurchase: String?
 
     init(document: ImportDocument? = nil, transfer: EventTransfer? = nil, aliases: [String] = [], noChange: String? = nil) {
         self.document = document

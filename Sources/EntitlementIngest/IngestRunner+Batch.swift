@@ -50,6 +50,7 @@ extension IngestRunner {
             var records: [EntitlementStore.FileChange] = []
             var results: [UnitResult] = []
             var counted: Set<String> = []
+            var awaited: [String: AwaitingPurchase] = [:]
             for (unit, events) in batch {
                 var result = UnitResult(unit: unit, results: [])
                 for event in events {
@@ -60,11 +61,17 @@ extension IngestRunner {
                     if let word = outcome.ledgerOutcome {
                         let record = AuditRecord(event: event, receivedAt: unit.request.receivedAt, outcome: word, body: unit.request.body)
                         records.append(.init(path: EventLedger.relativePath(vendor: event.vendor, id: event.id), bytes: record.bytes))
+                        if let token = event.effects.awaitingPurchase {
+                            var awaiting = awaited[token] ?? AwaitingPurchase.read(token, in: store)
+                            awaiting.notify(event.type, at: event.time)
+                            awaited[token] = awaiting
+                        }
                     }
                 }
                 if events.isEmpty { result.results.append((nil, .noChange("no events in the request"))) }
                 results.append(result)
             }
+            records += awaited.keys.sorted().compactMap { awaited[$0]?.change }
             let changed = applier.changed.compactMap { applier.profiles[$0] ?? nil }
             let newConfiguration = applier.configuration != configuration ? applier.configuration : nil
             for warning in try store.save(configuration: newConfiguration, profiles: changed, alongside: records) {

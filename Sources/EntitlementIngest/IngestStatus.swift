@@ -18,8 +18,16 @@ package struct IngestStatus: Sendable, Equatable {
     package var waiting: Int
     package var oldest: Date?
     package var failures: [Failure]
+    /// Google Play purchases whose latest notification is newer than their last imported document.
+    package var awaitingPurchases: [AwaitingPurchase] = []
 
     package static func read(_ spool: Spool) throws(EntitlementError) -> IngestStatus {
+        var status = try readSpool(spool)
+        status.awaitingPurchases = AwaitingPurchase.all(in: spool.store).filter(\.isAwaiting)
+        return status
+    }
+
+    private static func readSpool(_ spool: Spool) throws(EntitlementError) -> IngestStatus {
         let waiting = try spool.waiting()
         var oldest: Date?
         if let first = waiting.first { oldest = try? spool.read(first)?.request.receivedAt }

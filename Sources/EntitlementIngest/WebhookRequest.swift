@@ -27,7 +27,11 @@ package struct WebhookRequest: Sendable, Equatable {
     }
 
     /// Headers that carry credentials: never spooled, logged or committed.
-    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", queryTokenHeader]
+
+    /// The `token` parameter of the request URL (Google Play's Pub/Sub push token), kept with
+    /// the headers under this name so that it is a credential like them: never spooled.
+    package static let queryTokenHeader = "query-token"
 
     /// The headers without credentials: what a spool record keeps.
     package var recordableHeaders: [String: String] {
@@ -41,6 +45,9 @@ package struct WebhookRequest: Sendable, Equatable {
             headers[String(name.dropFirst(5).lowercased().map { $0 == "_" ? "-" : $0 })] = value
         }
         if let type = environment["CONTENT_TYPE"] { headers["content-type"] = type }
+        for pair in (environment["QUERY_STRING"] ?? "").split(separator: "&") where pair.hasPrefix("token=") {
+            headers[queryTokenHeader] = String(pair.dropFirst("token=".count))
+        }
         return headers
     }
 }

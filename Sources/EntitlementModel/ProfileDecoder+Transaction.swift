@@ -13,6 +13,7 @@ extension ProfileDecoder {
     /// Slots of `RenewalInfo.fieldTable`.
     package enum RenewalSlot {
         package static let willRenew = 0, unsubscribedAt = 1, billingIssueDetectedAt = 2, gracePeriodExpiresAt = 3, isInBillingRetry = 4
+        package static let isPaused = 5, pausedAt = 6, resumesAt = 7
     }
 
     /// The transaction object at the cursor, with the checks of `Transaction(json:)`.
@@ -94,7 +95,8 @@ extension ProfileDecoder {
             willRenew: try renewalFields.optionalBool(S.willRenew), unsubscribedAt: try renewalFields.optionalDate(S.unsubscribedAt, bytes),
             billingIssueDetectedAt: try renewalFields.optionalDate(S.billingIssueDetectedAt, bytes),
             gracePeriodExpiresAt: try renewalFields.optionalDate(S.gracePeriodExpiresAt, bytes),
-            isInBillingRetry: try renewalFields.optionalBool(S.isInBillingRetry))
+            isInBillingRetry: try renewalFields.optionalBool(S.isInBillingRetry), isPaused: try renewalFields.optionalBool(S.isPaused),
+            pausedAt: try renewalFields.optionalDate(S.pausedAt, bytes), resumesAt: try renewalFields.optionalDate(S.resumesAt, bytes))
         info.rawStorage = RawObject(bytes: source, range: range)
         return info
     }

@@ -5,6 +5,7 @@ import EntitlementJSON
 import EntitlementStore
 import EntitlementImport
 import EntitlementTeam
+import EntitlementIngest
 
 /// Where a command writes: a file descriptor, buffered, or memory for tests.
 ///

@@ -3,6 +3,7 @@ import EntitlementModel
 import EntitlementStore
 import EntitlementImport
 import EntitlementTeam
+import EntitlementIngest
 
 /// Command-line arguments as the kernel gives them: bytes, checked before they become text.
 ///

@@ -3,6 +3,7 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementStore
 import EntitlementTeam
+import EntitlementIngest
 
 /// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
 ///

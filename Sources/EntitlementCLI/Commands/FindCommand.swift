@@ -4,6 +4,7 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore
+import EntitlementTeam
 
 /// `entitlement find`: every customer whose access matches the filters, streamed.
 package struct FindCommand: RunnableCommand, Equatable {
@@ -14,7 +15,7 @@ package struct FindCommand: RunnableCommand, Equatable {
             Reads every profile on every core and prints one record per matching customer and access
             level, as they are found: a table, or with --output jsonl|json|csv|tsv (--json is jsonl here).
             Filters combine with AND; --state takes a comma-separated
-            list: active, grace_period, billing_retry, expired, revoked, scheduled, never. Exit 0 when
+            list: active, grace_period, billing_retry, paused, expired, revoked, scheduled, never. Exit 0 when
             something matched, 1 when nothing did, 4 when a profile could not be read (each is named on stderr).
             """,
         options: [entitlementOption, stateOption, storeNameOption, productOption, expiringWithinOption, attributeOption,

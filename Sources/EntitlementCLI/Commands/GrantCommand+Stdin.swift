@@ -4,6 +4,7 @@ import EntitlementRules
 import EntitlementStore
 import EntitlementImport
 import EntitlementTeam
+import EntitlementIngest
 
 extension GrantCommand {
     /// Failed lines the summary lists; the others are counted (each is on standard error).

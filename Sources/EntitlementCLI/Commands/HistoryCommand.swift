@@ -3,6 +3,7 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
+import EntitlementJSON
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
 package struct HistoryCommand: RunnableCommand, Equatable {

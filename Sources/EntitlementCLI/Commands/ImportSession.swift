@@ -4,6 +4,7 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementStore
 import EntitlementImport
+import EntitlementIngest
 
 /// One run of `import` (docs/import.md, section 1): read and map every document with no
 /// lock held, then merge them in order under the writer lock and write each changed file once.
@@ -35,6 +36,7 @@ struct ImportSession {
     /// The run's commit (team store), renamed once the changed customers are known.
     private var changeDescription: ChangeDescription?
     private var warnedAboutSignatures = false
+    private var configurationForMapping: ProductConfiguration??
 
     init(command: ImportCommand, context: Context, store: EntitlementStore) {
         self.command = command
@@ -87,12 +89,15 @@ struct ImportSession {
     private mutating func map(_ unit: Unit, now: Date, jws: JWSReader) -> ImportOutcome {
         var outcome = ImportOutcome(name: unit.name)
         do {
-            let document: ImportDocument
+            var document: ImportDocument
             switch unit.source {
             case .file(let path):
                 document = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format, jws: jws)
             case .piece(let piece):
                 document = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column, jws: jws)
+            }
+            if let key = StripeCustomer.metadataKey(in: stripeConfiguration(for: document)) {
+                StripeCustomer.useMetadata(key, in: &document)
             }
             outcome.document = document
             jwsDecoded += document.jwsDecoded
@@ -116,6 +121,14 @@ struct ImportSession {
         return outcome
     }
 
+    /// config.json, read once, for a Stripe document's customer key (nil for other documents
+    /// or an unreadable file, which `apply` reports).
+    private mutating func stripeConfiguration(for document: ImportDocument) -> ProductConfiguration? {
+        guard document.format == .stripe else { return nil }
+        if configurationForMapping == nil { configurationForMapping = .some(try? store.loadConfiguration()) }
+        return configurationForMapping ?? nil
+    }
+
     /// Merges the mapped documents in order; writes unless --dry-run (the caller holds the lock).
     private mutating func apply(_ outcomes: inout [ImportOutcome], now: Date) throws(EntitlementError) {
         let storedConfiguration = try store.loadConfiguration()
@@ -126,9 +139,19 @@ struct ImportSession {
         var lastTime: [String: Date] = [:]
         var mappedProducts = ImportNotices.MappedProducts()
         var positions: [String: ProfileMerger.Positions?] = [:]
+        // Google Play purchases whose document this run imports: no longer awaited (`AwaitingPurchase`).
+        var importedPurchases: [String: AwaitingPurchase] = [:]
         for index in outcomes.indices {
             progress.show("merge", index + 1)
-            guard !outcomes[index].failed, let document = outcomes[index].document, let time = outcomes[index].time else { continue }
+            guard !outcomes[index].failed, let mapped = outcomes[index].document, let time = outcomes[index].time else { continue }
+            let document = mapped.settled(at: time, configuration: configuration)
+            if document.format == .googleplay, document.hasProfileData {
+                for token in Set(document.transactions.compactMap { $0.vendor.objectValue?["purchase_token"]?.stringValue }) {
+                    var awaiting = importedPurchases[token] ?? AwaitingPurchase.read(token, in: store)
+                    awaiting.imported(at: time)
+                    importedPurchases[token] = awaiting
+                }
+            }
             if document.hasProfileData, let user = outcomes[index].user {
                 if profiles[user] == nil, loadErrors[user] == nil {
                     do {
@@ -188,7 +211,13 @@ struct ImportSession {
             store.recorder?.describe(ChangeDescription(summary: ChangeSummary.import(outcomes.map(\.name), customers: touched.filter(changed.contains)),
                                                        actor: change.actor))
         }
-        let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles)
+        // Only records that change: a second import of the same document writes nothing.
+        let purchases = importedPurchases.keys.sorted().compactMap { token -> EntitlementStore.FileChange? in
+            guard let updated = importedPurchases[token], updated != AwaitingPurchase.read(token, in: store) else { return nil }
+            return updated.change
+        }
+        let warnings = try store.save(configuration: configuration != storedConfiguration ? configuration : nil, profiles: changedProfiles,
+                                      alongside: purchases)
         for warning in warnings { warn(warning) }
     }
 

@@ -5,6 +5,8 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementImport
 import EntitlementTeam
+import EntitlementStore
+import EntitlementIngest
 
 extension AccessLevel {
     /// The `--json` object; every key is always present (null when unknown).
@@ -27,6 +29,7 @@ extension AccessLevel {
             (K.revocationReason.rawValue, .string(revocationReason)),
             (K.unsubscribedAt.rawValue, date(unsubscribedAt)),
             (K.billingIssueDetectedAt.rawValue, date(billingIssueDetectedAt)),
+            (K.resumesAt.rawValue, date(resumesAt)),
             (K.store.rawValue, .string(store?.rawValue)),
             (K.productID.rawValue, .string(productID)),
             (K.renewState.rawValue, .string(renewState.rawValue)),
@@ -61,6 +64,7 @@ extension AccessLevel {
         if let profileID { out.key("profile_id"); out.string(profileID) }
         out.key("renew_state"); out.string(renewState.rawValue)
         out.key("renewed_at"); out.date(renewedAt)
+        out.key("resumes_at"); out.date(resumesAt)
         out.key("revocation_reason"); out.string(revocationReason)
         out.key("revoked_at"); out.date(revokedAt)
         out.key("starts_at"); out.date(startsAt)

@@ -23,6 +23,9 @@ enum AccessLevelText {
         case .revoked:
             guard let revoked = level.revokedAt else { return "revoked" }
             return "revoked " + when(revoked)
+        case .paused:
+            guard let resumes = level.resumesAt else { return "paused" }
+            return "resumes " + when(resumes)
         case .gracePeriod:
             guard let grace = level.gracePeriodExpiresAt else { return "in grace period" }
             return "grace ends " + when(grace)

@@ -4,6 +4,7 @@ import EntitlementJSON
 import EntitlementStore
 import EntitlementImport
 import EntitlementTeam
+import EntitlementIngest
 
 /// What `grant --stdin` prints: one JSON line per input line, or a summary table.
 enum BulkGrantReport {

@@ -1,6 +1,7 @@
 import EntitlementBasics
 import EntitlementRules
 import EntitlementTeam
+import EntitlementJSON
 
 /// `history` as records: one row per event.
 enum HistoryText {

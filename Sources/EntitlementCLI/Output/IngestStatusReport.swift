@@ -17,6 +17,12 @@ enum IngestStatusReport {
             out.write(JSONWriter().string(.object(JSONObject([
                 ("waiting", .int(status.waiting)), ("oldest", status.oldest.map { .string(ISODate.format($0)) } ?? .null),
                 ("failed", .array(failures)),
+                ("awaiting_purchases", .array(status.awaitingPurchases.map { awaiting in
+                    .object(JSONObject([
+                        ("purchase_token", .string(awaiting.token)), ("notification_type", .string(awaiting.notificationType)),
+                        ("notified_at", awaiting.notifiedAt.map { .string(ISODate.format($0)) } ?? .null),
+                    ]))
+                })),
             ]))))
             return
         }
@@ -25,6 +31,13 @@ enum IngestStatusReport {
         out.write("Failed: \(status.failures.count)\(status.failures.isEmpty ? "." : ":")\n")
         for failure in status.failures {
             out.write("  \(Terminal.escape(failure.file)) (\(failure.vendor)): \(Terminal.escape(failure.reason))\n")
+        }
+        if !status.awaitingPurchases.isEmpty {
+            out.write("Google Play purchases awaiting their document (import it): \(status.awaitingPurchases.count)\n")
+            for awaiting in status.awaitingPurchases {
+                let when = awaiting.notifiedAt.map { " at \(ISODate.format($0))" } ?? ""
+                out.write("  \(Terminal.escape(awaiting.token)): \(Terminal.escape(awaiting.notificationType ?? "notification"))\(when)\n")
+            }
         }
     }
 }

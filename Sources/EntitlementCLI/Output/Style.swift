@@ -8,11 +8,11 @@ package struct Style {
     func bold(_ text: String) -> String { wrap(text, "1") }
     func dim(_ text: String) -> String { wrap(text, "2") }
 
-    /// Green for access, yellow for at-risk access, red for none.
+    /// Green for access, yellow for at-risk access or access to come (scheduled, paused), red for none.
     func state(_ text: String, _ state: AccessState) -> String {
         switch state {
         case .active: return wrap(text, "32")
-        case .gracePeriod, .scheduled: return wrap(text, "33")
+        case .gracePeriod, .scheduled, .paused: return wrap(text, "33")
         case .billingRetry, .expired, .revoked: return wrap(text, "31")
         case .never: return dim(text)
         }

@@ -8,7 +8,7 @@ import EntitlementStore
 /// What `summary` prints: per entitlement, counts per state, expiring soon, billing trouble, stores.
 enum SummaryReport {
     /// The states in the order they are shown.
-    static let states: [AccessState] = [.active, .gracePeriod, .billingRetry, .expired, .revoked, .scheduled, .never]
+    static let states: [AccessState] = [.active, .gracePeriod, .billingRetry, .paused, .expired, .revoked, .scheduled, .never]
 
     static func json(_ summary: StoreSummary, configuration: ProductConfiguration, at date: Date) -> JSONObject {
         let entitlements: [JSONValue] = summary.entitlementIDs(configuration: configuration).map { id in
@@ -35,6 +35,12 @@ enum SummaryReport {
         ])
     }
 
+    /// The states the text form shows for `id`: `paused` only when some customer is paused, so
+    /// that stores without Google Play or Stripe pauses read (and fit) as before.
+    static func textStates(_ summary: StoreSummary, _ id: String) -> [AccessState] {
+        states.filter { $0 != .paused || summary.count(id, .paused) > 0 }
+    }
+
     /// The text form. On a terminal (`width`, in cells) a bar chart goes beside each count,
     /// at most 40 cells and never past the width, and the store table fits the width too
     /// (`TextTable`'s rule: below it, vertical records). In a pipe (nil) there are no bars.
@@ -44,6 +50,7 @@ enum SummaryReport {
         out += "\n"
         for id in summary.entitlementIDs(configuration: configuration) {
             let counts = summary.counts[id] ?? StoreSummary.Counts()
+            let states = textStates(summary, id)
             out += "\n" + style.bold(Terminal.escape(id)) + (configuration.entitlement(id) == nil ? "  (not configured; manual grants only)" : "") + "\n"
             let largest = states.map { summary.count(id, $0) }.max() ?? 0
             let countWidth = String(largest).count

@@ -4,7 +4,7 @@ import EntitlementModel
 /// An entitlement's access at one instant, derived from a profile; never stored.
 ///
 /// Fields follow Adapty's CustomerAccessLevel, plus `state`, `renew_state`,
-/// `period_type`, `is_sandbox`, `grant_type` and `transaction_id`.
+/// `period_type`, `is_sandbox`, `grant_type`, `transaction_id` and `resumes_at`.
 package struct AccessLevel: Equatable, Sendable {
     package var id: String
     package var state: AccessState
@@ -19,6 +19,8 @@ package struct AccessLevel: Equatable, Sendable {
     package var revocationReason: String?
     package var unsubscribedAt: Date?
     package var billingIssueDetectedAt: Date?
+    /// When a paused subscription resumes (state `paused` only; nil when not known).
+    package var resumesAt: Date?
     package var store: Store?
     package var productID: String?
     package var renewState: RenewState = .unknown
@@ -51,6 +53,7 @@ package struct AccessLevel: Equatable, Sendable {
         case revocationReason = "revocation_reason"
         case unsubscribedAt = "unsubscribed_at"
         case billingIssueDetectedAt = "billing_issue_detected_at"
+        case resumesAt = "resumes_at"
         case store
         case productID = "product_id"
         case renewState = "renew_state"

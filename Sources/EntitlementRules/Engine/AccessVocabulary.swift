@@ -8,6 +8,9 @@ package enum AccessState: String, CaseIterable, Sendable {
     case gracePeriod = "grace_period"
     /// No access: expired while the store is still retrying the charge.
     case billingRetry = "billing_retry"
+    /// No access: the store paused the subscription after its last period (Google Play
+    /// `PAUSED`, Stripe `paused`); `resumes_at` says when it resumes, if known.
+    case paused
     case expired
     /// No access: the most recent transaction that would give access was revoked (refunded).
     case revoked

@@ -10,6 +10,8 @@ package struct IgnoredRecord: Equatable, Sendable {
         case unsubscription
         /// `billing_issue_detected_at`: no billing trouble (and no grace period) before it.
         case billingIssue = "billing_issue"
+        /// `paused_at`: the subscription was not paused before it.
+        case pause
     }
 
     package var kind: Kind
@@ -36,12 +38,13 @@ extension Profile {
     /// Transactions recorded after `date` are left out; a revocation after `date` is undone;
     /// a renewal fact dated after `date` is undone to the state before it (auto-renew on
     /// before `unsubscribed_at`; no billing issue, retry or grace period before
-    /// `billing_issue_detected_at`). Facts without a date are a snapshot and are kept.
+    /// `billing_issue_detected_at`; not paused before `paused_at`). Facts without a date are a snapshot and are kept.
     /// `created_at` after `date` is left out. Returns the profile and what was left out.
     package func asKnown(at date: Date) -> (profile: Profile, ignored: [IgnoredRecord]) {
         let needsWork = (createdAt.map { $0 > date } ?? false)
             || transactions.contains { $0.recordedAt > date || ($0.revokedAt.map { $0 > date } ?? false) }
-            || renewalInfo.values.contains { ($0.unsubscribedAt.map { $0 > date } ?? false) || ($0.billingIssueDetectedAt.map { $0 > date } ?? false) }
+            || renewalInfo.values.contains { ($0.unsubscribedAt.map { $0 > date } ?? false) || ($0.billingIssueDetectedAt.map { $0 > date } ?? false)
+                || ($0.pausedAt.map { $0 > date } ?? false) }
         guard needsWork else { return (self, []) }
         var known = self
         var ignored: [IgnoredRecord] = []
@@ -83,6 +86,12 @@ extension Profile {
                 renewal.billingIssueDetectedAt = nil
                 renewal.gracePeriodExpiresAt = nil
                 if renewal.isInBillingRetry == true { renewal.isInBillingRetry = false }
+            }
+            if let pausedAt = renewal.pausedAt, pausedAt > date {
+                ignored.append(IgnoredRecord(kind: .pause, subject: original, recordedAt: pausedAt))
+                renewal.pausedAt = nil
+                renewal.resumesAt = nil
+                if renewal.isPaused == true { renewal.isPaused = false }
             }
             known.renewalInfo[original] = renewal
         }

@@ -9,13 +9,15 @@ protocol RenewalFacts {
     var unsubscribedAt: Date? { get }
     var billingIssueDetectedAt: Date? { get }
     var gracePeriodExpiresAt: Date? { get }
+    var resumesAt: Date? { get }
 }
 
 extension RenewalInfo: RenewalFacts {}
 extension CheckRenewal: RenewalFacts {}
 
 extension AccessLevel {
-    /// Copies the renewal facts onto a renewable level (a non-renewable one keeps none).
+    /// Copies the renewal facts onto a renewable level (a non-renewable one keeps none); a paused
+    /// level also says when the store resumes it.
     /// The one home of this rule for both engines: `StatusEngine.accessLevel` and
     /// `OneEntitlementEngine.accessLevel` call it after setting `renewState`.
     mutating func applyRenewal(_ renewal: (some RenewalFacts)?) {
@@ -24,5 +26,6 @@ extension AccessLevel {
         unsubscribedAt = renewal.unsubscribedAt
         billingIssueDetectedAt = renewal.billingIssueDetectedAt
         gracePeriodExpiresAt = renewal.gracePeriodExpiresAt
+        if state == .paused { resumesAt = renewal.resumesAt }
     }
 }

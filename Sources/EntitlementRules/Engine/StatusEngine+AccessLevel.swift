@@ -5,13 +5,18 @@ import EntitlementModel
 
 extension StatusEngine {
     /// Fills the access level from the decisive transaction and its renewal info.
-    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile,
+    ///
+    /// An expired subscription is `paused` while its renewal info holds a pause at `date`
+    /// (before `resumes_at`), else `billing_retry` while the store retries the charge: both
+    /// are facts of the subscription, not of one transaction. The byte-level twin is
+    /// `OneEntitlementEngine.level`.
+    func accessLevel(_ id: String, state: AccessState, decisive: Consideration, candidates: [Transaction], profile: Profile, at date: Date,
                      supersessions: [Supersession.Key: Supersession] = [:]) -> AccessLevel {
         let transaction = decisive.transaction
         var state = state
         let renewal = profile.renewal(for: transaction)
-        if state == .expired, transaction.type != .manualGrant, renewal?.isInBillingRetry == true {
-            state = .billingRetry
+        if state == .expired, transaction.type != .manualGrant, let renewal {
+            if renewal.isPaused(at: date) { state = .paused } else if renewal.isInBillingRetry == true { state = .billingRetry }
         }
         var level = AccessLevel(id: id, state: state)
         let ownEnd = Supersession.end(of: transaction, Supersession.lookup(transaction, in: supersessions))

@@ -114,7 +114,7 @@ package struct StatusEngine: Sendable {
             return Evaluation(accessLevel: AccessLevel(id: entitlementID, state: .never), considerations: considerations, decision: decision, ignored: ignored)
         }
         considerations[index].isDecisive = true
-        let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile,
+        let level = accessLevel(entitlementID, state: state, decisive: considerations[index], candidates: candidates, profile: profile, at: date,
                                 supersessions: supersessions)
         return Evaluation(accessLevel: level, considerations: considerations, decision: decision, ignored: ignored)
     }

@@ -145,7 +145,8 @@ package struct CheckProfileScanner {
             key: key, willRenew: try renewalFields.optionalBool(R.willRenew), unsubscribedAt: try renewalFields.optionalDate(R.unsubscribedAt, bytes),
             billingIssueDetectedAt: try renewalFields.optionalDate(R.billingIssueDetectedAt, bytes),
             gracePeriodExpiresAt: try renewalFields.optionalDate(R.gracePeriodExpiresAt, bytes),
-            isInBillingRetry: try renewalFields.optionalBool(R.isInBillingRetry))
+            isInBillingRetry: try renewalFields.optionalBool(R.isInBillingRetry), isPaused: try renewalFields.optionalBool(R.isPaused),
+            pausedAt: try renewalFields.optionalDate(R.pausedAt, bytes), resumesAt: try renewalFields.optionalDate(R.resumesAt, bytes))
     }
 
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

@@ -68,4 +68,12 @@ struct CheckRenewal {
     var billingIssueDetectedAt: Date?
     var gracePeriodExpiresAt: Date?
     var isInBillingRetry: Bool?
+    var isPaused: Bool?
+    var pausedAt: Date?
+    var resumesAt: Date?
+
+    /// `RenewalInfo.isPaused(at:)`.
+    func isPaused(at date: Date) -> Bool {
+        isPaused == true && (resumesAt.map { $0 > date } ?? true)
+    }
 }

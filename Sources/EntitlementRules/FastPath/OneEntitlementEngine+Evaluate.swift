@@ -45,7 +45,7 @@ extension OneEntitlementEngine {
             candidates[position].verdict = verdict(candidates[position], known: known, candidates: candidates, renewals: scanner.renewals, bytes, at: date)
         }
         guard let (decisive, state) = decide(candidates, known: known, bytes) else { return AccessLevel(id: entitlement, state: .never) }
-        return level(state, decisive: candidates[decisive], known: known, candidates: candidates, renewals: scanner.renewals, bytes)
+        return level(state, decisive: candidates[decisive], known: known, candidates: candidates, renewals: scanner.renewals, bytes, at: date)
     }
 
     /// `StatusEngine.verdict`.

@@ -5,11 +5,13 @@ import EntitlementModel
 extension OneEntitlementEngine {
     /// `StatusEngine.accessLevel`: the access level from the decisive candidate and its renewal info.
     func level(_ decidedState: AccessState, decisive: Candidate, known: [CheckTransaction], candidates: [Candidate],
-               renewals: [CheckRenewal], _ bytes: UnsafeBufferPointer<UInt8>) -> AccessLevel {
+               renewals: [CheckRenewal], _ bytes: UnsafeBufferPointer<UInt8>, at date: Date) -> AccessLevel {
         let transaction = known[decisive.index]
         var state = decidedState
         let renewal = Self.renewal(of: transaction, renewals, bytes)
-        if state == .expired, !transaction.isManualGrant, renewal?.isInBillingRetry == true { state = .billingRetry }
+        if state == .expired, !transaction.isManualGrant, let renewal {
+            if renewal.isPaused(at: date) { state = .paused } else if renewal.isInBillingRetry == true { state = .billingRetry }
+        }
         var level = AccessLevel(id: entitlement, state: state)
         level.expiresAt = state == .active ? continuousEnd(until: decisive.end, known: known, candidates: candidates) : decisive.end
         level.isLifetime = state.isActive && level.expiresAt == nil
@@ -111,6 +113,11 @@ extension CheckProfileScanner {
                 renewals[index].billingIssueDetectedAt = nil
                 renewals[index].gracePeriodExpiresAt = nil
                 if renewals[index].isInBillingRetry == true { renewals[index].isInBillingRetry = false }
+            }
+            if let pausedAt = renewals[index].pausedAt, pausedAt > date {
+                renewals[index].pausedAt = nil
+                renewals[index].resumesAt = nil
+                if renewals[index].isPaused == true { renewals[index].isPaused = false }
             }
         }
     }

@@ -65,13 +65,14 @@ package struct ProfilePrefilter: Sendable {
     }
 
     /// A key (with the start of its value) that a profile in `state` must contain, if there is one:
-    /// a grace date or revocation date is a string, billing retry is `true`.
+    /// a grace date or revocation date is a string, billing retry and a pause are `true`.
     /// A grace period runs until its date, so with `notBefore` an earlier date rules it out.
     static func needle(for state: AccessState, notBefore: [UInt8]? = nil) -> Needle? {
         switch state {
         case .gracePeriod: return Needle(quoted("grace_period_expires_at"), valueStart: UInt8(ascii: "\""), notBefore: notBefore)
         case .billingRetry: return Needle(quoted("is_in_billing_retry"), valueStart: UInt8(ascii: "t"))
         case .revoked: return Needle(quoted("revoked_at"), valueStart: UInt8(ascii: "\""))
+        case .paused: return Needle(quoted("is_paused"), valueStart: UInt8(ascii: "t"))
         case .active, .expired, .scheduled, .never: return nil
         }
     }

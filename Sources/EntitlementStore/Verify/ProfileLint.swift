@@ -44,6 +44,12 @@ struct ProfileLint: Sendable {
                 checkTransaction(transaction, index: index, seen: &seen, report: report)
             }
         }
+        if case .object(let renewals)? = object["renewal_info"] {
+            for (original, value) in renewals.entries {
+                guard case .object(let renewal) = value else { continue }
+                for problem in RenewalLint.problems(renewal, original: original) { report(problem.field, problem.message) }
+            }
+        }
         do {
             _ = try Profile(json: document)
         } catch {

@@ -25,9 +25,12 @@ extension ImportTests {
         let verdict: String?
         let transactions: Int
         let renewals: Int
+        /// The store's config.json, when not the fixtures' shared one.
+        let config: String?
 
         init(_ file: String, user: String?, at: Bool = false, _ state: String, of entitlement: String = "premium",
-             verdict: String?, transactions: Int, renewals: Int) {
+             verdict: String?, transactions: Int, renewals: Int, config: String? = nil) {
+            self.config = config
             self.file = file
             self.user = user
             self.at = at
@@ -48,7 +51,7 @@ extension ImportTests {
 
         /// Imports the file into a fresh store and checks counts, the vendor verdict and our state.
         func check(sourceLocation: SourceLocation = #_sourceLocation) {
-            let store = ImportTests.Store()
+            let store = ImportTests.Store(config: config.flatMap { readFile(ImportTests.fixtures + "/" + $0) })
             let (result, summary) = store.importJSON(arguments)
             #expect(result.exitCode == 0, "\(result.stderr)", sourceLocation: sourceLocation)
             let document = summary.document()

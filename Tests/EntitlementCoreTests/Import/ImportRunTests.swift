@@ -79,7 +79,7 @@ extension ImportTests {
             #expect(result.stderr.contains("'-' (standard input) can be given only once."))
         }
 
-        @Test(arguments: [["--format", "stripe"], ["--at", "last week"], [], ["--user", ""]])
+        @Test(arguments: [["--format", "paddle"], ["--at", "last week"], [], ["--user", ""]])
         func usageErrorsComeFirst(_ arguments: [String]) {
             let store = Store()
             let result = runCLI(["import"] + (arguments.isEmpty ? [] : [fixtures + "/revenuecat/subscriber-active.json"]) + arguments + ["--store", store.path])

@@ -155,7 +155,7 @@ extension Unit {
         static let documentedKeys: Set<String> = [
             "id", "state", "is_active", "is_lifetime", "expires_at", "starts_at", "activated_at", "renewed_at", "will_renew",
             "is_in_grace_period", "grace_period_expires_at", "revoked_at", "revocation_reason", "unsubscribed_at",
-            "billing_issue_detected_at", "store", "product_id", "renew_state", "period_type", "is_sandbox", "grant_type", "transaction_id",
+            "billing_issue_detected_at", "resumes_at", "store", "product_id", "renew_state", "period_type", "is_sandbox", "grant_type", "transaction_id",
         ]
 
         @Test(arguments: AccessState.allCases)

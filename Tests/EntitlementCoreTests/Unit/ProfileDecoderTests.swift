@@ -166,6 +166,9 @@ extension Unit {
             #expect(keys[S.transactionID] == "transaction_id" && keys[S.vendor] == "vendor" && keys[S.isUpgraded] == "is_upgraded")
             #expect(keys[S.price] == "price" && keys[S.grantedAt] == "granted_at" && keys[S.environment] == "environment")
             #expect(RenewalInfo.fieldTable.keys[ProfileDecoder.RenewalSlot.isInBillingRetry] == "is_in_billing_retry")
+            #expect(RenewalInfo.fieldTable.keys[ProfileDecoder.RenewalSlot.isPaused] == "is_paused"
+                && RenewalInfo.fieldTable.keys[ProfileDecoder.RenewalSlot.pausedAt] == "paused_at"
+                && RenewalInfo.fieldTable.keys[ProfileDecoder.RenewalSlot.resumesAt] == "resumes_at")
             #expect(ProfileDecoder.fieldTable.keys == ["schema_version", "profile_id", "customer_user_id", "created_at", "custom_attributes", "transactions", "renewal_info"])
         }
 

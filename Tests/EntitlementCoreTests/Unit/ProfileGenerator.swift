@@ -49,6 +49,14 @@ enum ProfileGenerator {
                     renewal.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
                     renewal.isInBillingRetry = true
                 }
+                // A pause (Google Play, Stripe), sometimes without a recorded time or a resume time;
+                // chosen from the chain's dates, not drawn, so the other properties' streams are unchanged.
+                let hours = Int(start.timeIntervalSince1970 / 3600)
+                if hours % 4 == 0 {
+                    renewal.isPaused = true
+                    if hours % 8 == 0 { renewal.pausedAt = start.addingTimeInterval(-3 * 86_400) }
+                    if hours % 3 != 0 { renewal.resumesAt = start.addingTimeInterval(Double(hours % 90) * 86_400) }
+                }
                 profile.renewalInfo[original] = renewal
             }
         }
@@ -108,6 +116,13 @@ enum ProfileGenerator {
                 changed.billingIssueDetectedAt = detected
                 changed.gracePeriodExpiresAt = detected.addingTimeInterval(16 * 86_400)
                 changed.isInBillingRetry = true
+            }
+            let hours = Int(date.timeIntervalSince1970 / 3600) + Int(original.utf8.last ?? 0)
+            if renewal.isPaused != true, hours % 3 == 0 {
+                let paused = date.addingTimeInterval(Double(1 + hours % 200) * 3600)
+                changed.isPaused = true
+                changed.pausedAt = paused
+                changed.resumesAt = paused.addingTimeInterval(30 * 86_400)
             }
             extended.renewalInfo[original] = changed
         }
