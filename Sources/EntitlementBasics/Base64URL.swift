@@ -10,6 +10,26 @@ package enum Base64URL {
     /// byte), or padding that is not at the end or does not complete the last group.
     /// Bits left over in the last character are ignored, as most decoders do.
     package static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
+        decodeSextets(text)
+    }
+
+    /// The bytes of standard base64 (RFC 4648 §4: the alphabet's last two are `+ /`), as
+    /// Google's Pub/Sub push messages carry them; `-` and `_` are refused here.
+    package static func decodeStandard<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
+        var mapped: [UInt8] = []
+        mapped.reserveCapacity(text.count)
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): return nil
+            case UInt8(ascii: "+"): mapped.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): mapped.append(UInt8(ascii: "_"))
+            default: mapped.append(byte)
+            }
+        }
+        return decodeSextets(mapped)
+    }
+
+    private static func decodeSextets<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
         var sextets: [UInt8] = []
         sextets.reserveCapacity(text.count)
         var padding = 0

@@ -25,12 +25,18 @@ enum UnsupportedShapes {
 
     /// `customer`, `subscription`, `purchase` or a `list` of them: API v2 marks every object with `object`.
     private static func revenueCatV2(_ value: JSONValue) -> String? {
-        guard let object = value.objectValue, let kind = object["object"]?.stringValue else { return nil }
+        guard let object = value.objectValue, let kind = object["object"]?.stringValue, !isStripe(object) else { return nil }
         if revenueCatObjects.contains(kind) { return "\(kind) object" }
         guard kind == "list", case .array(let items)? = object["items"] else { return nil }
         let kinds = Set(items.compactMap { $0.objectValue?["object"]?.stringValue })
         guard let first = kinds.sorted().first, kinds.isSubset(of: revenueCatObjects) else { return nil }
         return "list of \(first) objects"
+    }
+
+    /// Stripe marks its objects with `object` too (`"subscription"`), but every Stripe API object
+    /// carries `livemode`, and a subscription's `items` is a Stripe `list`; RevenueCat's have neither.
+    private static func isStripe(_ object: JSONObject) -> Bool {
+        object["livemode"] != nil || object["items"]?.objectValue?["object"]?.stringValue == "list"
     }
 
     /// A profile (or `{"data": profile}`) whose `access_levels` is an array, as API v2 returns it.

@@ -5,7 +5,6 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementStore
 import EntitlementImport
-import EntitlementTeam
 
 /// Who moved purchases, when and why: written into both profiles' `transfers` list.
 package struct TransferNote: Sendable, Equatable {

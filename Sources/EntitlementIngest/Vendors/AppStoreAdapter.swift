@@ -5,7 +5,6 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementStore
 import EntitlementImport
-import EntitlementTeam
 
 /// App Store Server Notifications V2: `{"signedPayload": JWS}` (docs/ingest.md, "App Store").
 ///

@@ -1,9 +1,9 @@
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementImport
-import EntitlementTeam
 
 /// One Google Play real-time developer notification, decoded from its Pub/Sub envelope. Pure.
 ///
@@ -53,7 +53,7 @@ struct PlayNotification: Equatable, Sendable {
         guard let message = try envelope.vendorObject("message") else { throw envelope.vendorMissing("message") }
         messageID = try message.vendorID("messageId")
         let encoded = try message.vendorID("data")
-        guard let bytes = Data(base64Encoded: encoded), let decoded = try? JSONParser.parse(Array(bytes)), case .object(let object) = decoded else {
+        guard let bytes = Base64URL.decodeStandard(encoded.utf8), let decoded = try? JSONParser.parse(bytes), case .object(let object) = decoded else {
             throw FieldError(path: message.childPath("data"), message: "not base64 of a JSON object")
         }
         let r = FieldReader(object, path: "message.data")

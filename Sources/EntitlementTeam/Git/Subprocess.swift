@@ -1,4 +1,5 @@
 import Glibc
+internal import CSystemShims
 import Synchronization
 import EntitlementStore
 import EntitlementBasics
@@ -26,8 +27,10 @@ package struct Subprocess {
     /// module, so the flag is set after; `spawning` closes the gap between the two.)
     static func makePipe() -> [Int32]? {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // pipe2 with O_CLOEXEC: between a pipe() and its fcntl() another thread's child (a
+        // library's Process, which our `spawning` lock does not cover) could inherit an end and
+        // keep a run's pipe open, so its child never saw the end of its input.
+        guard (try? systemCall("pipe2", { entitlement_pipe_cloexec(&ends) })) != nil else { return nil }
         return ends
     }
 

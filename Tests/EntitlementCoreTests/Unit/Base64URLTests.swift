@@ -64,3 +64,13 @@ extension Unit {
         }
     }
 }
+
+/// Standard base64, as Pub/Sub push messages carry it (Google Play notifications).
+struct StandardBase64Tests {
+    @Test func decodesTheStandardAlphabetAndRefusesTheURLOne() {
+        #expect(Base64URL.decodeStandard("+/+/".utf8) == [0xFB, 0xFF, 0xBF])
+        #expect(Base64URL.decodeStandard("eyJhIjoxfQ==".utf8) == Array(#"{"a":1}"#.utf8))
+        #expect(Base64URL.decodeStandard("-_-_".utf8) == nil)
+        #expect(Base64URL.decodeStandard("a".utf8) == nil)
+    }
+}
