@@ -44,7 +44,7 @@ if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     # shellcheck disable=SC2086
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-        -module-name EntitlementFuzz -D FUZZING -I Sources/COpenSSL -I Sources/CSystemShims \
+        -module-name EntitlementFuzz -package-name entitlement -D FUZZING -I Sources/COpenSSL -I Sources/CSystemShims \
         $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi
