@@ -46,7 +46,7 @@ struct GooglePlayNotificationTests {
         #expect(test.kind == .test && test.purchaseToken == nil)
         #expect(throws: FieldError.self) { try PlayNotification(envelope: #require(try JSONParser.parse(Self.subscription(14)).objectValue)) }
         // Google's published envelope decodes to a type sketch, not JSON: malformed.
-        let sample = try #require(readFile(repositoryRoot + "/../shared/vendor-events/googleplay/pubsub-push-envelope.json"))
+        let sample = try #require(readFile(repositoryRoot + "/Fixtures/events/googleplay/pubsub-push-envelope-google-sample.json"))
         #expect(throws: FieldError.self) { try PlayNotification(envelope: #require(try JSONParser.parse(sample).objectValue)) }
     }
 
