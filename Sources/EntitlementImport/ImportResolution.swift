@@ -5,8 +5,7 @@ import EntitlementModel
 /// Which user and which time a mapped document gets (docs/import.md, sections 4 and 5). Pure.
 package enum ImportResolution {
     /// Sets the outcome's user: `--user`, else the document's, else an error (exit 2) when there is something to write.
-    /// `command` names the command whose usage a refused id points to (the CLI passes its own name).
-    package static func user(of document: ImportDocument, file: String, option: String?, command: String, into outcome: inout ImportOutcome,
+    package static func user(of document: ImportDocument, file: String, option: String?, into outcome: inout ImportOutcome,
                              warnings: inout [String]) throws(EntitlementError) {
         guard document.hasProfileData else { return }
         let name = Terminal.escape(file)

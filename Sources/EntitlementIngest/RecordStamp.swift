@@ -9,7 +9,7 @@ import EntitlementImport
 /// The event that last set a record, kept in the record as `applied_event` (docs/store-format.md,
 /// "Ingest"). A record is changed only by a newer event, so any arrival order converges.
 struct RecordStamp: Comparable, Sendable {
-    static let key = "applied_event"
+    static let key = IngestRecordKeys.appliedEvent
 
     var time: Date
     var vendor: String
@@ -55,8 +55,8 @@ struct RecordStamp: Comparable, Sendable {
 
 /// The profile-level audit fields ingest keeps: the newest event, and the customer's other ids.
 enum ProfileIngestFields {
-    static let lastEvent = "last_event"
-    static let aliases = "aliases"
+    static let lastEvent = IngestRecordKeys.lastEvent
+    static let aliases = IngestRecordKeys.aliases
 
     /// The newest event applied to the profile, if any.
     static func lastEvent(of profile: Profile) -> (stamp: RecordStamp, type: String)? {

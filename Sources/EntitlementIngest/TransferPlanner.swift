@@ -40,7 +40,7 @@ package enum TransferError: Error, Equatable, Sendable {
 /// Used by RevenueCat `TRANSFER` events and by `entitlement transfer`; the caller writes every
 /// profile it returns in one journal, so the move is all or nothing.
 package enum TransferPlanner {
-    package static let transfersKey = "transfers"
+    package static let transfersKey = IngestRecordKeys.transfers
 
     package struct Result: Sendable {
         package var sources: [Profile]

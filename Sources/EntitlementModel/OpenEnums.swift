@@ -2,12 +2,12 @@ import EntitlementJSON
 
 /// A string-backed value from an open set: known values have names, and any
 /// other value read from a file or a vendor is kept as written.
+///
+/// Each conforming type states `description` (its raw value) itself, `@usableFromInline`:
+/// Transaction's inlinable getters return these types, and a witness from a protocol
+/// extension could not be marked so.
 package protocol OpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
     init(rawValue: String)
-}
-
-extension OpenEnum {
-    package var description: String { rawValue }
 }
 
 /// Where a transaction was made: `app_store`, `play_store`, `stripe`, `manual`, or any other store.

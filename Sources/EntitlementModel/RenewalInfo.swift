@@ -27,7 +27,7 @@ package struct RenewalInfo: Equatable, Sendable {
     package static let fieldTable = FieldTable(knownKeys)
 
     /// The keys with a property, in slot order (`ProfileDecoder.RenewalSlot`).
-    static let knownKeys = [CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry,
+    package static let knownKeys = [CodingKeys.willRenew, .unsubscribedAt, .billingIssueDetectedAt, .gracePeriodExpiresAt, .isInBillingRetry,
                             .isPaused, .pausedAt, .resumesAt].map { $0.rawValue }
 
     package enum CodingKeys: String {

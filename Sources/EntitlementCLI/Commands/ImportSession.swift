@@ -112,7 +112,7 @@ struct ImportSession {
             for warning in warnings { warn(warning, file: unit.name) }
             outcome.warnings = warnings
             var userWarnings: [String] = []
-            try ImportResolution.user(of: document, file: unit.name, option: command.user, command: ImportCommand.spec.name, into: &outcome, warnings: &userWarnings)
+            try ImportResolution.user(of: document, file: unit.name, option: command.user, into: &outcome, warnings: &userWarnings)
             for warning in userWarnings { warn(warning, file: unit.name) }
             outcome.warnings += userWarnings
         } catch {

@@ -10,7 +10,7 @@ enum TransactionTypos {
     /// and a team merge's mark (`DuplicateGrants.supersededByKey`, spelt here because the team
     /// layer sits above this one).
     static let knownKeys = Transaction.CodingKeys.allCases.map(\.rawValue)
-        + [Transaction.restoredRevocationsKey, "superseded_by", Transaction.stackedOnKey, Transaction.movedByMergeKey, "applied_event"]
+        + [Transaction.restoredRevocationsKey, "superseded_by", Transaction.stackedOnKey, Transaction.movedByMergeKey, IngestRecordKeys.appliedEvent]
 
     /// Problems of one transaction object; `prefix` is its field path (`transactions[2]`).
     static func problems(_ transaction: JSONObject, prefix: String) -> [(field: String, message: String)] {

@@ -11,13 +11,11 @@ import EntitlementModel
 enum UnknownKeys {
     /// The keys of a profile object.
     /// Besides the documented fields: a team merge's `profile_id_aliases` (`ProfileIdentity`), and
-    /// what live ingest records (`last_event`, `aliases`, `transfers`: EntitlementIngest's
-    /// `RecordStamp` and `TransferPlanner`, a module above this one, so spelt here).
+    /// what live ingest records (`IngestRecordKeys`).
     static let profile = ["schema_version", "profile_id", "customer_user_id", "created_at", "custom_attributes", "transactions", "renewal_info",
-                          ProfileIdentity.aliasesKey, "last_event", "aliases", "transfers"]
-    /// The keys of one `renewal_info` entry, with the pause facts and ingest's `applied_event` stamp.
-    static let renewalInfo = ["will_renew", "unsubscribed_at", "billing_issue_detected_at", "grace_period_expires_at", "is_in_billing_retry", "vendor",
-                              "is_paused", "paused_at", "resumes_at", "applied_event"]
+                          ProfileIdentity.aliasesKey, IngestRecordKeys.lastEvent, IngestRecordKeys.aliases, IngestRecordKeys.transfers]
+    /// The keys of one `renewal_info` entry: the model's own, `vendor`, and ingest's stamp.
+    static let renewalInfo = RenewalInfo.knownKeys + ["vendor", IngestRecordKeys.appliedEvent]
     /// The keys of `config.json`.
     static let configuration = ["schema_version", "entitlements", ProfileLayout.configKey, "app_store"]
     /// The keys of `config.json`'s `app_store` object (`AppStoreIdentity`).
