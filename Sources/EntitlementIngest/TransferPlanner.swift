@@ -20,21 +20,6 @@ package struct TransferNote: Sendable, Equatable {
     }
 }
 
-/// Why a transfer was refused.
-package enum TransferError: Error, Equatable, Sendable {
-    case unknownTransaction(String)
-    case nothingToMove(String)
-    case sameCustomer(String)
-
-    package var message: String {
-        switch self {
-        case .unknownTransaction(let id): return "no transaction '\(Terminal.escape(id))' in the profiles to transfer from."
-        case .nothingToMove(let user): return "'\(Terminal.escape(user))' has no store purchases to transfer."
-        case .sameCustomer(let user): return "cannot transfer from '\(Terminal.escape(user))' to itself."
-        }
-    }
-}
-
 /// Moves transactions (and their renewal info) from profiles to another. Pure.
 ///
 /// Used by RevenueCat `TRANSFER` events and by `entitlement transfer`; the caller writes every

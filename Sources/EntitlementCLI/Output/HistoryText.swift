@@ -30,15 +30,17 @@ enum HistoryText {
             let what = name(event)
             let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
             let flagged = audited.actorMatchesAuthor == false
+            // A purchase transferred out is only an id here (HistoryEvent.holdsStandIn): the rest reads as unknown.
+            let known = !event.holdsStandIn
             var row = [
-                HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
-                transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
-                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
+                HumanDate.format(event.at), what, transaction.transactionID, known ? product : "-", known ? transaction.store.rawValue : "-",
+                transaction.startsAt.map(HumanDate.format) ?? "-", known ? transaction.expiresAt.map(HumanDate.format) ?? "never" : "-",
+                known ? transaction.environment.rawValue : "-", (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
             ]
             var fields = [
                 ISODate.format(event.at), what, transaction.transactionID, transaction.productID ?? "", transaction.entitlement ?? "",
-                transaction.store.rawValue, transaction.startsAt.map(ISODate.format) ?? "", transaction.expiresAt.map(ISODate.format) ?? "",
-                transaction.environment.rawValue, event.actor ?? "", event.reason ?? "",
+                transaction.store.rawValue, transaction.startsAt.map(ISODate.format) ?? "", known ? transaction.expiresAt.map(ISODate.format) ?? "" : "",
+                known ? transaction.environment.rawValue : "", event.actor ?? "", event.reason ?? "",
             ]
             if audit {
                 row += [audited.recorded.map { String($0.id.prefix(10)) } ?? "-", audited.recorded?.author.description ?? "-",
@@ -78,6 +80,9 @@ enum HistoryText {
         case .grant: return "grant"
         case .revocation: return "revocation"
         case .restore: return "restore"
+        case .transfer:
+            guard let side = event.transfer else { return "transfer" }
+            return side.direction == .in ? "transfer from \(side.other)" : "transfer to \(side.other)"
         }
     }
 }
