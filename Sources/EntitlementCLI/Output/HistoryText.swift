@@ -2,6 +2,7 @@ import EntitlementBasics
 import EntitlementRules
 import EntitlementTeam
 import EntitlementJSON
+import EntitlementIngest
 
 /// `history` as records: one row per event.
 enum HistoryText {
@@ -12,7 +13,9 @@ enum HistoryText {
     /// its commit, author and signature, and a `!` before BY flags an actor that is not the
     /// commit's author. `customer` joins each JSON record (`customer_user_id`), so records
     /// from several profiles, or piped on, still say whose they are.
-    static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false) -> RecordOutput {
+    /// With `sources` (`--explain`), each row also names the vendor event behind it (SOURCE EVENT,
+    /// kept longest after BY; `source_event` in JSON).
+    static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false, sources: [EventSources.Source]? = nil) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
             .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7), .init("REASON", dropRank: 6),
@@ -22,9 +25,13 @@ enum HistoryText {
             columns += [.init("COMMIT", dropRank: -1), .init("AUTHOR", dropRank: -2), .init("SIGNATURE", dropRank: -3)]
             fieldNames += ["commit", "author", "signature", "actor_matches_author"]
         }
+        if sources != nil {
+            columns.append(.init("SOURCE EVENT", dropRank: 8))
+            fieldNames += ["source_vendor", "source_event_type", "source_event_id", "source_received_at"]
+        }
         var table = TextTable(columns: columns)
         var output = RecordOutput(table: table, fieldNames: fieldNames)
-        for audited in events {
+        for (index, audited) in events.enumerated() {
             let event = audited.event
             let transaction = event.transaction
             let what = name(event)
@@ -48,9 +55,14 @@ enum HistoryText {
                 fields += [audited.recorded?.id ?? "", audited.recorded?.author.description ?? "", audited.recorded?.signatureDescription ?? "",
                            audited.actorMatchesAuthor.map { $0 ? "true" : "false" } ?? ""]
             }
+            var object = audit ? audited.auditJSON : event.json
+            if let source = sources?[index] {
+                row.append(EventSourceText.cell(source))
+                fields += EventSourceText.fields(source)
+                object["source_event"] = EventSourceText.json(source)
+            }
             table.append(row)
             output.fields.append(fields)
-            var object = audit ? audited.auditJSON : event.json
             if let customer { object["customer_user_id"] = .string(customer) }
             output.objects.append(object)
         }

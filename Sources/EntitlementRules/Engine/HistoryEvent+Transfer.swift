@@ -14,11 +14,36 @@ package struct TransferSide: Equatable, Sendable {
 
     package var direction: Direction
     package var other: String
+    /// The vendor event that moved it (RevenueCat `TRANSFER`); nil for `entitlement transfer`.
+    package var event: EventReference?
+}
+
+/// A vendor event named by a store record (`applied_event`, a transfer's `event`): the key of
+/// its audit record in the ledger (docs/store-format.md, "Ingested events").
+package struct EventReference: Equatable, Sendable {
+    package var vendor: String
+    package var id: String
+
+    /// `{"vendor", "id", …}`; nil for anything else.
+    package init?(_ value: JSONValue?) {
+        guard let object = value?.objectValue, let vendor = object["vendor"]?.stringValue, let id = object["id"]?.stringValue else { return nil }
+        self.vendor = vendor
+        self.id = id
+    }
 }
 
 extension HistoryEvent {
     /// A transfer out of this profile: the transaction is a stand-in with its id alone.
     package var holdsStandIn: Bool { kind == .transfer && transaction.store.rawValue.isEmpty }
+
+    /// The vendor event behind this change, for `history --explain`: a transfer's own event, else
+    /// the event that last set a store purchase's record (`applied_event`). Nil for what a person
+    /// did (a grant, or a revocation or restore with an actor) and for records no event set.
+    package var sourceEvent: EventReference? {
+        if kind == .transfer { return transfer?.event }
+        guard !transaction.isManualGrant, actor == nil else { return nil }
+        return EventReference(transaction.raw[IngestRecordKeys.appliedEvent])
+    }
 
     /// One event per transaction of each entry of the profile's `transfers` list
     /// (`{at, direction, from|to, transactions, by, reason}`, written by `TransferPlanner`).
@@ -38,7 +63,8 @@ extension HistoryEvent {
                 let transaction = profile.transaction(id: id)
                     ?? Transaction(transactionID: id, productID: nil, store: Store(rawValue: ""), type: TransactionType(rawValue: ""), purchasedAt: at, expiresAt: nil)
                 events.append(HistoryEvent(at: at, kind: .transfer, transaction: transaction, actor: object["by"]?.stringValue,
-                                           reason: object["reason"]?.stringValue, transfer: TransferSide(direction: direction, other: other)))
+                                           reason: object["reason"]?.stringValue,
+                                           transfer: TransferSide(direction: direction, other: other, event: EventReference(object["event"]))))
             }
         }
         return events
