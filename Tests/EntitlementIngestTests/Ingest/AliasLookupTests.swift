@@ -100,6 +100,16 @@ struct AliasLookupTests {
         #expect(verify.stdout.contains(broken.path) && verify.stdout.contains(broken.message), "\(verify.stdout)")
     }
 
+    @Test func verifyCatchesAnAliasWithoutItsEntry() throws {
+        let directory = TemporaryDirectory()
+        let store = Self.store(in: directory)
+        try FileManager.default.removeItem(atPath: store + "/index/alias/old-alice")
+        let verify = runCLI(["verify", "--store", store])
+        #expect(verify.exitCode == 4)
+        #expect(verify.stdout.contains("profiles/alice.json") && verify.stdout.contains("alias 'old-alice' has no index entry"), "\(verify.stdout)")
+        #expect(runCLI(["check", "old-alice", "--strict", "--store", store]).exitCode == 3)
+    }
+
     @Test func theEntryIsWrittenInTheProfilesJournal() throws {
         let directory = TemporaryDirectory()
         let store = directory.store()
