@@ -48,6 +48,22 @@ struct AliasLookupTests {
         #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
+    @Test(arguments: ["jsonl", "csv"])
+    func checkStdinAnswersAnAliasForItsCustomer(_ format: String) {
+        let directory = TemporaryDirectory()
+        let store = Self.store(in: directory)
+        let result = runCLI(["check", "--stdin", "premium", "--at", Self.at, "--output", format, "--store", store], stdin: "old-alice\nalice\nstranger\n")
+        #expect(result.exitCode == 1)  // stranger
+        let lines = result.stdout.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("customer_user_id") }
+        #expect(lines.count == 3)
+        if format == "jsonl" {
+            #expect(lines[0].contains("\"customer_user_id\":\"alice\"") && lines[0].contains("\"line\":1") && lines[0].contains("\"is_active\":true"), "\(lines[0])")
+        } else {
+            #expect(lines[0].hasPrefix("alice,premium,active,true"), "\(lines[0])")
+        }
+        #expect(lines[2].contains("stranger"))
+    }
+
     @Test func aCustomersOwnIdWinsOverAnotherCustomersAlias() {
         let directory = TemporaryDirectory()
         let store = Self.store(in: directory)
