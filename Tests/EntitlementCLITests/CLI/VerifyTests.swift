@@ -136,8 +136,8 @@ struct VerifyTests {
     }
 }
 
-@Suite(.tags(.cli))
 /// `verify`'s likely-typo rules for hand-written transactions.
+@Suite(.tags(.cli))
 struct VerifyTypoTests {
     @Test func aMisspelledExpiryAndAnUnknownTypeAreProblems() {
         let directory = TemporaryDirectory()
