@@ -24,4 +24,22 @@ struct AliasIndexMergeTests {
                                               theirs: Array(item.theirs.utf8), stamp: MergeStamp(at: demoDate) { "tester" })
         #expect(String(decoding: merged, as: UTF8.self) == item.merged)
     }
+
+    /// Two clones that each learn an alias, or each record a transfer, keep both: the lists only grow.
+    @Test func aliasesAndTransfersMergeAsUnions() throws {
+        func profile(_ aliases: [String], _ transfers: [String]) -> Profile {
+            Merge.profile(#"{"customer_user_id": "u1", "schema_version": 1, "aliases": [\#(aliases.map { "\"\($0)\"" }.joined(separator: ", "))], "#
+                          + #""transfers": [\#(transfers.joined(separator: ", "))]}"#)
+        }
+        let early = #"{"at": "2026-01-02T00:00:00Z", "by": "dana", "direction": "out", "reason": "r", "to": "bob", "transactions": ["t1"]}"#
+        let late = #"{"at": "2026-01-03T00:00:00.5Z", "by": "eve", "direction": "in", "from": "carol", "reason": "r", "transactions": ["t9"]}"#
+        let base = profile(["old"], [])
+        let ours = profile(["old", "x"], [late]), theirs = profile(["old", "$y"], [early])
+        for merged in [try Merge.mergedProfile(base, ours, theirs), try Merge.mergedProfile(base, theirs, ours)] {
+            #expect(merged.customerAliases == ["$y", "old", "x"])
+            let transfers = try #require(merged.raw[IngestRecordKeys.transfers]?.arrayValue)
+            #expect(transfers.compactMap { $0.objectValue?["by"]?.stringValue } == ["dana", "eve"])
+        }
+        #expect(try Merge.merged(base, ours, theirs) == (try Merge.merged(base, theirs, ours)))
+    }
 }
