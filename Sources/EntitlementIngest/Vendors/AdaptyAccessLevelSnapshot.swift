@@ -22,6 +22,18 @@ enum AdaptyAccessLevelSnapshot {
             period.isInGracePeriod = false
             period.expiresAt = time
         }
+        var document = try records(level, period, p, profileID: profileID)
+        // A refund the snapshot reports took effect by the event (import, without one, uses the expiry).
+        for index in document.transactions.indices {
+            if let revoked = document.transactions[index].transaction.revokedAt, revoked > time {
+                document.transactions[index].transaction.revokedAt = time
+            }
+        }
+        return document
+    }
+
+    /// The level's transaction (and renewal info) as import would write it.
+    private static func records(_ level: String, _ period: AdaptyPeriod, _ p: FieldReader, profileID: String?) throws(FieldError) -> ImportDocument {
         var document = ImportDocument(format: .adapty, shape: .event)
         guard period.store != AdaptyKey.adaptyStore, let transactionID = period.transactionID else {
             AdaptyMapper.accessLevel(level, period, p, backed: [], profileID: profileID ?? "", into: &document)
