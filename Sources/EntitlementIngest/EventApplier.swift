@@ -37,6 +37,11 @@ struct EventApplier {
         }
         guard let document = event.effects.document else { return .noChange("no records") }
         guard let customer = event.customer else {
+            guard event.effects.holderOf.isEmpty else {
+                let ids = event.effects.holderOf.map { "'\(Terminal.escape($0))'" }.joined(separator: ", ")
+                return .failed("unmatched: no appAccountToken, and no single customer holds original transaction \(ids) yet; "
+                               + "kept, and retried by each `entitlement ingest` (import or grant that purchase to its customer)")
+            }
             return .failed("the event does not say which customer it is about (App Store: no appAccountToken)")
         }
         guard case .some(let stored) = profiles[customer] else { return .failed("customer '\(Terminal.escape(customer))' was not loaded") }
