@@ -41,6 +41,7 @@ enum AdaptyEventMapper {
             }
             document.transactions.append(mapped)
             if let level = try p.vendorNonEmptyString(K.accessLevelID), let product = mapped.transaction.productID {
+                try ImportValidation.entitlementID(level, path: p.childPath(K.accessLevelID))
                 document.noteMapping(level, product)
             }
             if mapped.transaction.expiresAt != nil {

@@ -130,6 +130,21 @@ struct AdaptyEventTests {
         #expect((ingest.stdout + ingest.stderr).contains(field), "\(ingest.stdout)\(ingest.stderr)")
     }
 
+    /// Found by the fuzz harnesses: an entitlement id config.json cannot hold used to fail the
+    /// journal of the whole batch (exit 4, every event kept back); now that event alone is malformed.
+    @Test func anEntitlementIDConfigCannotHoldIsMalformedAndTheBatchApplies() {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        let bodies = [F.adapty("subscription_started", id: "bad", at: 0, user: "bob", properties: ["access_level_id": "pre\u{1}mium"]),
+                      F.revenueCat("INITIAL_PURCHASE", id: "bad-rc", at: 0, user: "carol", extra: ["entitlement_ids": [""]]), Self.started]
+        let ingest = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: bodies.joined(separator: "\n"))
+        #expect(ingest.exitCode == 2, "\(ingest.stdout)\(ingest.stderr)")
+        #expect(ingest.stdout.contains("1 applied"))
+        #expect(ingest.stdout.contains("2 malformed"))
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 0)
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+    }
+
     @Test func webhookTakesTheHeaderAndAnswersTheSavePing() {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
