@@ -37,7 +37,7 @@ for file in $(find $library -name '*.swift' | sort); do
 done
 sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-harnesses=$(find Tests/EntitlementCoreTests/Fuzz -name 'FuzzTargets*.swift' | sort)
+harnesses=$(find Tests/EntitlementCLITests/Fuzz -name 'FuzzTargets*.swift' | sort)
 # shellcheck disable=SC2086
 digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* $harnesses Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
