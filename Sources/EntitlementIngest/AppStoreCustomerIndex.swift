@@ -19,10 +19,15 @@ struct AppStoreCustomerIndex {
     static let directory = "index/app-store-original-transaction"
 
     let store: EntitlementStore
+    /// False: the index only (the webhook's deadline); a miss is left to `ingest`.
+    let sweeps: Bool
     /// Entries to write in the batch's journal, by relative path.
     private(set) var changes: [String: EntitlementStore.FileChange] = [:]
 
-    init(store: EntitlementStore) { self.store = store }
+    init(store: EntitlementStore, sweeps: Bool = true) {
+        self.store = store
+        self.sweeps = sweeps
+    }
 
     static func relativePath(_ originalTransactionID: String) -> String {
         let digest = SHA256.hexDigest(Array(originalTransactionID.utf8))
@@ -37,6 +42,7 @@ struct AppStoreCustomerIndex {
                 guard event.customer == nil, !event.effects.holderOf.isEmpty else { return event }
                 var resolved = event
                 resolved.customer = customer(holding: event.effects.holderOf)
+                resolved.effects.holderSwept = sweeps
                 return resolved
             })
         }
@@ -55,6 +61,7 @@ struct AppStoreCustomerIndex {
         for original in originals {
             if let user = entry(original), holds(try? store.loadProfile(userID: user), original) { return user }
         }
+        guard sweeps else { return nil }
         let holders = sweep(for: originals)
         guard Set(holders.map(\.user)).count == 1, let found = holders.first else { return nil }
         for (original, user) in holders { remember(original, user) }

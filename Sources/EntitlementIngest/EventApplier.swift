@@ -39,6 +39,10 @@ struct EventApplier {
         guard let customer = event.customer else {
             guard event.effects.holderOf.isEmpty else {
                 let ids = event.effects.holderOf.map { "'\(Terminal.escape($0))'" }.joined(separator: ", ")
+                guard event.effects.holderSwept else {
+                    return .failed("unmatched: no appAccountToken, and the index names no customer holding original transaction \(ids); "
+                                   + "kept for `entitlement ingest`, which searches the profiles")
+                }
                 return .failed("unmatched: no appAccountToken, and no single customer holds original transaction \(ids) yet; "
                                + "kept, and retried by each `entitlement ingest` (import or grant that purchase to its customer)")
             }

@@ -13,7 +13,7 @@ extension IngestRunner {
         let change = ChangeDescription(summary: Self.summary(batch.flatMap { $0.events }), actor: actor)
         return try store.withWriteLock(change) { () throws(EntitlementError) -> [UnitResult] in
             // App Store notifications without appAccountToken: their customer holds the original transaction.
-            var customerIndex = AppStoreCustomerIndex(store: store)
+            var customerIndex = AppStoreCustomerIndex(store: store, sweeps: sweepsForCustomers)
             let batch = customerIndex.resolving(batch)
             let all = batch.flatMap { $0.events }
             let ledger = EventLedger(store: store)

@@ -85,6 +85,29 @@ struct AppStoreWithoutTokenTests {
         #expect(!runCLI(["ingest", "--status", "--store", store]).stdout.contains("unmatched"))
     }
 
+    /// A sweep of a big store takes seconds, past Apple's deadline: the webhook asks the index
+    /// only, and a miss is spooled for `ingest`, which sweeps.
+    @Test func theWebhookAsksTheIndexOnlyAndIngestSweeps() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        #expect(Self.ingest([Self.subscribed], store: store, secrets: secrets).exitCode == 0)
+        let post = { (body: String) in WebhookCGITests.post("appstore", body, store: store, secrets: secrets, authorization: nil) }
+        let indexed = post(Self.renewed)
+        #expect(WebhookCGITests.status(indexed) == "Status: 200 OK")
+        #expect(indexed.stdout.contains("\"applied\": 1"))
+        try FileManager.default.removeItem(atPath: store + Self.index)
+        let third = F.appStore("DID_RENEW", uuid: "n3", signedAt: 60,
+                               transaction: ["transactionId": "1002", "purchaseDate": F.base + 60 * F.day, "expiresDate": F.base + 90 * F.day,
+                                             "appAccountToken": NSNull()])
+        let missed = post(third)
+        #expect(WebhookCGITests.status(missed) == "Status: 200 OK")
+        #expect(missed.stderr.contains("index names no customer"), "\(missed.stderr)")
+        #expect(Self.check(store, day: 75).exitCode == 1)
+        let ingest = runCLI(["ingest", "--store", store, "--secrets", secrets])
+        #expect(ingest.exitCode == 0, "\(ingest.stdout)\(ingest.stderr)")
+        #expect(Self.check(store, day: 75).exitCode == 0)
+    }
+
     @Test func twoCustomersHoldingItIsUnmatched() {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
