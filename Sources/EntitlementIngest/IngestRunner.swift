@@ -16,6 +16,9 @@ package struct IngestRunner: Sendable {
     package var actor: String
     /// Events per journal: bounds memory and the work a kill can undo.
     package var batchSize = 500
+    /// Whether an App Store notification without `appAccountToken` whose original transaction
+    /// the index does not place may sweep the profiles for it (`AppStoreCustomerIndex`).
+    package var sweepsForCustomers = true
 
     package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
         self.store = store
