@@ -19,7 +19,8 @@ INGEST_COUNT=${INGEST_COUNT:-10000}
 WEBHOOK_POSTS=${WEBHOOK_POSTS:-1000}
 
 ingest_benchmarks() {
-    local size=100000 base dir secrets runs=2 user ms rate team
+    local size=100000 base dir secrets runs=1 user ms rate team
+    [ "$MODE" = full ] && runs=3
     base=$(store "$size")
     dir=$WORK/ingest
     mkdir -p "$dir"
