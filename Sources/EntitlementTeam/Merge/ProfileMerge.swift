@@ -15,6 +15,8 @@ import EntitlementStore
 ///   order, that order stays; otherwise they are sorted by `purchased_at`, store, id.
 /// - `created_at`: the earliest of the two.
 /// - `aliases` and `transfers` (live ingest, `transfer`): the union of both (`AppendOnlyLists`).
+/// - Transactions, `renewal_info` entries and `last_event` that live ingest set on both sides
+///   from different events: the newer event's record, whole (`EventStampMerge`).
 /// - Everything else (`profile_id`, `custom_attributes`, `renewal_info`, unknown fields):
 ///   `ValueMerge`, the greater value winning where both sides changed it differently.
 enum ProfileMerge {
@@ -42,6 +44,7 @@ enum ProfileMerge {
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
         ProfileMerge.keepEveryProfileID(&merged, ours: ours, theirs: theirs)
         AppendOnlyLists.merge(&merged, ours: left, theirs: right)
+        EventStampMerge.apply(to: &merged, ours: left, theirs: right)
         var stamp = stamp
         stamp.at = stamp.time(ours: ours, theirs: theirs)
         let (items, reviews) = try transactions(base: ancestor, ours: ours, theirs: theirs, stamp: stamp)
