@@ -16,7 +16,7 @@ import EntitlementStore
 /// missing entry, a transfer, a hand-edited store) the profiles are swept once, with a byte
 /// prefilter on the id, and the entry is rewritten in the batch's journal.
 struct AppStoreCustomerIndex {
-    static let directory = "index/app-store-original-transaction"
+    static let directory = EntitlementStore.appStoreCustomerIndexDirectory
 
     let store: EntitlementStore
     /// False: the index only (the webhook's deadline); a miss is left to `ingest`.

@@ -17,6 +17,8 @@ extension EntitlementStore {
     package static let stagingDirectory = ".tmp"
     /// Where ingested events' records live (one file each); the journal may write them.
     package static let eventRecordsDirectory = "ingest/events"
+    /// App Store original transaction → customer (EntitlementIngest's `AppStoreCustomerIndex`): `XX/DIGEST`.
+    package static let appStoreCustomerIndexDirectory = "index/app-store-original-transaction"
 
     /// One file to replace: its path relative to the store root, and its new bytes.
     package struct FileChange: Equatable, Sendable {
@@ -163,6 +165,9 @@ extension EntitlementStore {
             // An ingested event's record: ingest/events/VENDOR/xx/DIGEST.json (EntitlementIngest's EventLedger).
             return !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isLowercase } && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
                 && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
+        }
+        if parts.count == 4, "\(parts[0])/\(parts[1])" == appStoreCustomerIndexDirectory {
+            return parts[2].count == 2 && parts[2].allSatisfy(\.isHexDigit) && parts[3].count == 64 && parts[3].allSatisfy(\.isHexDigit)
         }
         return parts.count >= 3 && [profileIDIndexDirectory, aliasIndexDirectory].contains("\(parts[0])/\(parts[1])") && isLayoutPath(parts.dropFirst(2))
     }
