@@ -3,7 +3,6 @@
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -12,8 +11,8 @@ import Synchronization
 ///
 /// A step is one call that changes or commits something: open, write, fsync, fchmod,
 /// fchown, rename, link, unlink, mkdir, chmod, close. Reads and stats are never failed.
-final class FaultyFileSystem: Sendable {
-    enum Fault: Sendable, Equatable {
+package final class FaultyFileSystem: Sendable {
+    package enum Fault: Sendable, Equatable {
         /// The step fails with this errno (EIO, ENOSPC); later steps run normally.
         case error(Int32)
         /// The process dies at the step: it and every later call fail, as after SIGKILL.
@@ -22,9 +21,9 @@ final class FaultyFileSystem: Sendable {
         case shortWrites(Int)
     }
 
-    struct Call: Sendable, Equatable {
-        var name: String
-        var path: String
+    package struct Call: Sendable, Equatable {
+        package var name: String
+        package var path: String
     }
 
     private struct State {
@@ -35,21 +34,21 @@ final class FaultyFileSystem: Sendable {
         var calls: [Call] = []
     }
 
-    let failAt: Int?
-    let fault: Fault
+    package let failAt: Int?
+    package let fault: Fault
     private let state = Mutex(State())
 
-    init(failAt: Int? = nil, fault: Fault = .error(EIO)) {
+    package init(failAt: Int? = nil, fault: Fault = .error(EIO)) {
         self.failAt = failAt
         self.fault = fault
     }
 
     /// Steps taken so far; a run with `failAt: nil` counts the steps of an operation.
-    var steps: Int { state.withLock { $0.steps } }
+    package var steps: Int { state.withLock { $0.steps } }
     /// Whether the fault was injected.
-    var fired: Bool { state.withLock { $0.fired } }
+    package var fired: Bool { state.withLock { $0.fired } }
     /// The steps in order, with the path each concerned.
-    var calls: [Call] { state.withLock { $0.calls } }
+    package var calls: [Call] { state.withLock { $0.calls } }
 
     /// Counts a step; true when it must fail (errno is then set).
     private func fails(_ name: String, path: String) -> Bool {
@@ -71,7 +70,7 @@ final class FaultyFileSystem: Sendable {
 
     private func path(of fd: Int32) -> String { state.withLock { $0.paths[fd] ?? "fd \(fd)" } }
 
-    var fileSystem: FileSystem {
+    package var fileSystem: FileSystem {
         var fs = FileSystem.system
         let real = FileSystem.system
         fs.open = { path, flags, mode in
