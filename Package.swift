@@ -16,7 +16,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Signature and certificate checks for vendor data; depends on nothing else of ours.
         .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
-        .target(name: "EntitlementBasics"),
+        // glibc calls Swift's Glibc module leaves out (pipe2): a header-only shim, for Subprocess.
+        .systemLibrary(name: "CSystemShims"),
+        .target(name: "EntitlementBasics", dependencies: ["CSystemShims"]),
         .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
         .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
@@ -24,10 +26,8 @@ let package = Package(
         .target(name: "EntitlementImport", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
         ]),
-        // glibc calls Swift's Glibc module leaves out (pipe2): a header-only shim.
-        .systemLibrary(name: "CSystemShims"),
         .target(name: "EntitlementTeam", dependencies: [
-            "CSystemShims", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
         ]),
         // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [

@@ -24,7 +24,9 @@ extension IngestRunner {
             var duplicate: Set<String> = []
             for event in all {
                 let key = "\(event.vendor.rawValue) \(event.id)"
-                if !seen.insert(key).inserted || ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
+                // Only the ledger makes a duplicate here: a second copy in this batch is settled
+                // below (the first copy decides), so the event is still applied once.
+                if seen.insert(key).inserted, ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
                 for user in EventApplier.customers(of: event) where profiles[user] == nil && loadFailures[user] == nil {
                     do throws(EntitlementError) {
                         profiles[user] = .some(try store.loadProfile(userID: user))

@@ -61,7 +61,7 @@ package struct IngestRunner: Sendable {
                 report.add(result)
                 try settle(result)
             }
-            report.touched(results.flatMap { $0.results.compactMap { $0.outcome == .applied ? $0.event : nil } }.flatMap(EventApplier.customers))
+            report.touched(results.flatMap { $0.results.compactMap { $0.outcome == .applied ? $0.event : nil } })
             done += pending.count
             progress(done)
             pending = []

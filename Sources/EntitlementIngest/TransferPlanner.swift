@@ -13,18 +13,15 @@ package struct TransferNote: Sendable, Equatable {
     package var by: String
     package var reason: String
     /// The vendor event that asked for the move (`history --explain` finds its audit record); nil for a person.
-    package var event: (vendor: String, id: String)?
+    package var event: EventReference?
 
-    package init(at: Date, by: String, reason: String, event: (vendor: String, id: String)? = nil) {
+    package init(at: Date, by: String, reason: String, event: EventReference? = nil) {
         self.at = at
         self.by = by
         self.reason = reason
         self.event = event
     }
 
-    package static func == (a: TransferNote, b: TransferNote) -> Bool {
-        a.at == b.at && a.by == b.by && a.reason == b.reason && a.event?.vendor == b.event?.vendor && a.event?.id == b.event?.id
-    }
 }
 
 /// Moves transactions (and their renewal info) from profiles to another. Pure.
@@ -80,7 +77,7 @@ package enum TransferPlanner {
             ("at", .string(ISODate.format(note.at))), ("direction", .string(direction)),
             (direction == "out" ? "to" : "from", .string(other)), ("transactions", .array(ids.map(JSONValue.string))),
             ("by", .string(note.by)), ("reason", .string(note.reason)),
-        ] + (note.event.map { [("event", .object(JSONObject([("vendor", .string($0.vendor)), ("id", .string($0.id))])))] } ?? []))))
+        ] + (note.event.map { [("event", $0.json)] } ?? []))))
         profile.raw[transfersKey] = .array(list)
     }
 }

@@ -18,6 +18,7 @@ package enum Command: Sendable {
     case transfer(TransferCommand)
     case `import`(ImportCommand)
     case ingest(IngestCommand)
+    case refresh(RefreshCommand)
     case webhook(WebhookCommand)
     case find(FindCommand)
     case summary(SummaryCommand)
@@ -69,6 +70,7 @@ package enum Command: Sendable {
         Entry("transfer", { TransferCommand.spec }, { (parsed) throws(EntitlementError) in .transfer(try TransferCommand(parsed)) }),
         Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
         Entry("ingest", { IngestCommand.spec }, { (parsed) throws(EntitlementError) in .ingest(try IngestCommand(parsed)) }),
+        Entry("refresh", { RefreshCommand.spec }, { (parsed) throws(EntitlementError) in .refresh(try RefreshCommand(parsed)) }),
         Entry("webhook", { WebhookCommand.spec }, { (parsed) throws(EntitlementError) in .webhook(try WebhookCommand(parsed)) }),
         Entry("find", { FindCommand.spec }, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
         Entry("summary", { SummaryCommand.spec }, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
@@ -140,6 +142,7 @@ package enum Command: Sendable {
         case .clone: return CloneCommand.spec
         case .sync: return SyncCommand.spec
         case .ingest: return IngestCommand.spec
+        case .refresh: return RefreshCommand.spec
         case .webhook: return WebhookCommand.spec
         case .migrate: return MigrateCommand.spec
         case .mergeDriver: return MergeDriverCommand.spec

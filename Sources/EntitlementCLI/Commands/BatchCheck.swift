@@ -139,10 +139,13 @@ struct LineChecker: Sendable {
             if command.output.format == .jsonl || command.output.format == .json, let answer = streamedAnswer(userID, line: number, into: &out, scratch: scratch) {
                 return answer
             }
+            var customer = userID
             do {
-                if let profile = try store.loadProfile(userID: userID) {
+                // An id no profile has may be a customer's alias: the record then names the customer (`line` ties it to the input).
+                if let profile = try store.loadProfile(userIDOrAlias: userID) {
                     object = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel.json
                     object["profile_id"] = .string(profile.profileID)
+                    customer = profile.customerUserID
                 } else if command.strict {
                     object = errorObject(.unknownUser(userID))
                     code = .notFound
@@ -155,7 +158,7 @@ struct LineChecker: Sendable {
                 code = error.exitCode
             }
             if code == .success, object["is_active"] != .bool(true) { code = .notEntitled }
-            object["customer_user_id"] = .string(userID)
+            object["customer_user_id"] = .string(customer)
         case .refused(let problem):
             object = errorObject(.invalidUserID(problem))
             var shown = line
@@ -183,12 +186,14 @@ struct LineChecker: Sendable {
     /// Nil when the answer is an error, which the tree path writes.
     private func streamedAnswer(_ userID: String, line: Int, into out: inout [UInt8], scratch: FastCheck.Scratch?) -> ExitCode? {
         let level: AccessLevel, profileID: String?
+        var customer = userID
         do {
             if let fast, let scratch, let answer = fast.answer(userID, scratch: scratch) {
                 (level, profileID) = answer
-            } else if let profile = try store.loadProfile(userID: userID) {
+            } else if let profile = try store.loadProfile(userIDOrAlias: userID) {
                 level = engine.evaluate(command.entitlement, for: profile, at: date).accessLevel
                 profileID = profile.profileID
+                customer = profile.customerUserID
             } else if command.strict {
                 return nil
             } else {
@@ -203,7 +208,7 @@ struct LineChecker: Sendable {
             sink.removeAll()
             var stream = JSONStream(style: .compact, into: sink)
             stream.beginObject()
-            level.writeMembers(into: &stream, customerUserID: userID, evaluatedAt: date, line: line, profileID: .some(profileID))
+            level.writeMembers(into: &stream, customerUserID: customer, evaluatedAt: date, line: line, profileID: .some(profileID))
             stream.endObject()
             stream.raw(0x0A)
             sink.withBytes { out.append(contentsOf: $0) }

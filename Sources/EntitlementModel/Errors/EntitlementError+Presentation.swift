@@ -28,6 +28,7 @@ extension EntitlementError: CustomStringConvertible {
         case .git: return "git_error"
         case .remoteUnavailable, .cloneFailed: return "remote_unavailable"
         case .cannotMerge: return "merge_conflict"
+        case .vendorAPI(let error): return error.code
         }
     }
 
@@ -43,6 +44,7 @@ extension EntitlementError: CustomStringConvertible {
         case .migrationInProgress, .migrationCollision: return .dataError
         case .busy: return .busy
         case .remoteUnavailable, .cloneFailed: return .remoteUnavailable
+        case .vendorAPI(let error): return error.exitCode
         }
     }
 
@@ -78,6 +80,7 @@ extension EntitlementError: CustomStringConvertible {
         case .cloneFailed(let url, let detail): return "cannot clone '\(Terminal.escape(url))': \(Terminal.escape(detail))"
         case .cannotMerge(let path, let conflicts):
             return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
+        case .vendorAPI(let error): return error.message
         }
     }
 
@@ -115,6 +118,7 @@ extension EntitlementError: CustomStringConvertible {
         case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
         case .cloneFailed: return "Nothing was cloned. Check the URL and your access to it, then run 'entitlement clone' again."
         case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
+        case .vendorAPI(let error): return error.hint
         case .storeExists, .io: return nil
         }
     }

@@ -56,6 +56,8 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case cloneFailed(url: String, detail: String)
     /// Two versions of a store file that a person must reconcile. Nothing was written.
     case cannotMerge(path: String, conflicts: [String])
+    /// A vendor's API gave nothing to import (`refresh`); nothing was written.
+    case vendorAPI(VendorAPIError)
 }
 
 /// An entitlement id that is not configured, with what is known instead (for "Did you mean").

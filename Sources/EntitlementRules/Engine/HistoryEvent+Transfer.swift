@@ -18,20 +18,6 @@ package struct TransferSide: Equatable, Sendable {
     package var event: EventReference?
 }
 
-/// A vendor event named by a store record (`applied_event`, a transfer's `event`): the key of
-/// its audit record in the ledger (docs/store-format.md, "Ingested events").
-package struct EventReference: Equatable, Sendable {
-    package var vendor: String
-    package var id: String
-
-    /// `{"vendor", "id", …}`; nil for anything else.
-    package init?(_ value: JSONValue?) {
-        guard let object = value?.objectValue, let vendor = object["vendor"]?.stringValue, let id = object["id"]?.stringValue else { return nil }
-        self.vendor = vendor
-        self.id = id
-    }
-}
-
 extension HistoryEvent {
     /// A transfer out of this profile: the transaction is a stand-in with its id alone.
     package var holdsStandIn: Bool { kind == .transfer && transaction.store.rawValue.isEmpty }

@@ -32,3 +32,16 @@ extension StoreVerifier {
         }
     }
 }
+
+extension ProfileLint {
+    /// Each alias the profile lists must have its index entry: without one, `check ALIAS` does
+    /// not find the customer. An entry that names another customer who also lists the alias is
+    /// a settled conflict (a team merge), not a problem.
+    func aliasIndexProblems(_ profile: Profile) -> [String] {
+        profile.customerAliases.compactMap { alias in
+            let path = store.aliasIndexPath(for: alias)
+            if (try? store.fileSystem.readFile(path)) != nil { return nil }
+            return "alias '\(Terminal.escape(alias))' has no index entry (\(path)): lookups by it do not find this customer; the next write of this profile adds it"
+        }
+    }
+}

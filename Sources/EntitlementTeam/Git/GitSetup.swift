@@ -10,6 +10,7 @@ package enum GitSetup {
         config.json merge=entitlement
         profiles/** merge=entitlement
         index/alias/** merge=entitlement
+        ingest/events/** merge=entitlement
 
         """
     static let ignored = """
@@ -33,6 +34,7 @@ package enum GitSetup {
         config.json merge=entitlement
         profiles/** merge=entitlement
         index/alias/** merge=entitlement
+        ingest/events/** merge=entitlement
 
         """
 

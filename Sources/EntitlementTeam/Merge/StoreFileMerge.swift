@@ -11,7 +11,7 @@ import EntitlementStore
 /// returns the file as the tool writes it. Nothing is returned for a side it cannot
 /// read: such a file is never rewritten.
 package enum StoreFileMerge {
-    enum Kind: Equatable, Sendable { case profile, configuration }
+    enum Kind: Equatable, Sendable { case profile, configuration, eventRecord }
 
     /// `base` is nil (or empty) when the sides have no common ancestor; `stamp` dates and
     /// attributes what the merge itself records.
@@ -28,6 +28,8 @@ package enum StoreFileMerge {
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
         switch try kind(path: path, contents: left) {
+        case .eventRecord:
+            return (EventRecordMerge.merge(ours: ours, left, theirs: theirs, right), [])
         case .profile:
             let ourProfile = try profile(left, path: path, side: .ours), theirProfile = try profile(right, path: path, side: .theirs)
             let (merged, reviews) = try ProfileMerge.mergeReviewed(base: origin.flatMap { try? profile($0, path: path, side: .base) },
@@ -61,6 +63,7 @@ package enum StoreFileMerge {
     /// A profile lives under a `profiles` folder; `config.json` elsewhere is the configuration.
     static func kind(path: String, contents: JSONValue) throws(MergeFailure) -> Kind {
         let components = path.split(separator: "/")
+        if path.hasPrefix(EntitlementStore.eventRecordsDirectory + "/"), path.hasSuffix(".json") { return .eventRecord }
         if components.contains("profiles"), path.hasSuffix(".json") { return .profile }
         if components.last == Substring(EntitlementStore.configFileName) { return .configuration }
         if contents.objectValue?[Profile.CodingKeys.customerUserID.rawValue] != nil { return .profile }

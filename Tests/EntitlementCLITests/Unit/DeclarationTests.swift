@@ -61,7 +61,7 @@ extension UnitTests {
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"], "log": ["log", "--since", "2026-01-01", "--event", "grant,revocation"],
-                "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"],
+                "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"], "refresh": ["refresh", "a", "--vendor", "revenuecat"],
             ]
             for entry in Command.table + Command.plumbing {
                 let spec = entry.spec
@@ -82,6 +82,8 @@ extension UnitTests {
             .invalidFile(path: "/f", detail: "d"), .newerSchema(path: "/f", version: 2), .invalidImport(file: "f", detail: "d"),
             .io(path: "/f", message: "m"), .busy(path: "/l", seconds: 10), .git(message: "m", hint: nil),
             .remoteUnavailable(remote: "origin", detail: "d"), .cannotMerge(path: "config.json", conflicts: ["c"]),
+            .vendorAPI(.missingKey(key: "revenuecat.api_key", file: "/s.json")), .vendorAPI(.unreachable(url: "https://x", detail: "d")),
+            .vendorAPI(.timedOut(url: "https://x", seconds: 1)), .vendorAPI(.status(url: "https://x", code: 503)),
         ]
 
         @Test func codesAreStableSnakeCaseNames() {
@@ -97,6 +99,10 @@ extension UnitTests {
             #expect(EntitlementError.remoteUnavailable(remote: "origin", detail: "d").exitCode == .remoteUnavailable)
             #expect(EntitlementError.cannotMerge(path: "config.json", conflicts: []).code == "merge_conflict")
             #expect(EntitlementError.git(message: "m", hint: nil).code == "git_error")
+            // refresh: set-up 2, unreachable 6, a wrong answer 4 (docs/ingest.md, "refresh").
+            #expect(EntitlementError.vendorAPI(.missingKey(key: "k", file: "f")).exitCode == .usage)
+            #expect(EntitlementError.vendorAPI(.timedOut(url: "u", seconds: 1)).exitCode == .remoteUnavailable)
+            #expect(EntitlementError.vendorAPI(.status(url: "u", code: 500)).exitCode == .dataError)
         }
 
         @Test func exitCodesFollowTheDocumentedTable() {

@@ -48,6 +48,22 @@ struct AliasLookupTests {
         #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
+    @Test(arguments: ["jsonl", "csv"])
+    func checkStdinAnswersAnAliasForItsCustomer(_ format: String) {
+        let directory = TemporaryDirectory()
+        let store = Self.store(in: directory)
+        let result = runCLI(["check", "--stdin", "premium", "--at", Self.at, "--output", format, "--store", store], stdin: "old-alice\nalice\nstranger\n")
+        #expect(result.exitCode == 1)  // stranger
+        let lines = result.stdout.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("customer_user_id") }
+        #expect(lines.count == 3)
+        if format == "jsonl" {
+            #expect(lines[0].contains("\"customer_user_id\":\"alice\"") && lines[0].contains("\"line\":1") && lines[0].contains("\"is_active\":true"), "\(lines[0])")
+        } else {
+            #expect(lines[0].hasPrefix("alice,premium,active,true"), "\(lines[0])")
+        }
+        #expect(lines[2].contains("stranger"))
+    }
+
     @Test func aCustomersOwnIdWinsOverAnotherCustomersAlias() {
         let directory = TemporaryDirectory()
         let store = Self.store(in: directory)
@@ -98,6 +114,16 @@ struct AliasLookupTests {
         let verify = runCLI(["verify", "--store", store])
         #expect(verify.exitCode == 4)
         #expect(verify.stdout.contains(broken.path) && verify.stdout.contains(broken.message), "\(verify.stdout)")
+    }
+
+    @Test func verifyCatchesAnAliasWithoutItsEntry() throws {
+        let directory = TemporaryDirectory()
+        let store = Self.store(in: directory)
+        try FileManager.default.removeItem(atPath: store + "/index/alias/old-alice")
+        let verify = runCLI(["verify", "--store", store])
+        #expect(verify.exitCode == 4)
+        #expect(verify.stdout.contains("profiles/alice.json") && verify.stdout.contains("alias 'old-alice' has no index entry"), "\(verify.stdout)")
+        #expect(runCLI(["check", "old-alice", "--strict", "--store", store]).exitCode == 3)
     }
 
     @Test func theEntryIsWrittenInTheProfilesJournal() throws {

@@ -6,36 +6,38 @@ import Testing
 @testable import EntitlementRules
 @testable import EntitlementStore
 @testable import EntitlementTeam
-import EntitlementTestSupport
 
 /// A team of stores sharing a bare repository on local disk, driven through the built binary.
-final class TeamFixture: @unchecked Sendable {
-    let directory = TemporaryDirectory()
-    var remote: String { directory.path + "/remote.git" }
+/// In the support target because team tests and ingest's team tests (EntitlementIngestTests) share it.
+package final class TeamFixture: @unchecked Sendable {
+    package let directory = TemporaryDirectory()
+
+    package init() {}
+    package var remote: String { directory.path + "/remote.git" }
 
     /// Git without the machine's own configuration; the binary under test is the merge driver.
-    var environment: [String: String] {
+    package var environment: [String: String] {
         ["GIT_CONFIG_GLOBAL": directory.path + "/gitconfig", "GIT_CONFIG_NOSYSTEM": "1", "HOME": directory.path,
          "ENTITLEMENT_EXECUTABLE": Binary.path, "ENTITLEMENT_ACTOR": ""]
     }
 
-    func store(_ name: String) -> String { directory.path + "/" + name }
+    package func store(_ name: String) -> String { directory.path + "/" + name }
 
     /// `entitlement ARGS --store STORE`.
     @discardableResult
-    func run(_ arguments: [String], in name: String, stdin: String? = nil) throws -> CLIResult {
+    package func run(_ arguments: [String], in name: String, stdin: String? = nil) throws -> CLIResult {
         try Binary.run(arguments + ["--store", store(name)], stdin: stdin, environment: environment)
     }
 
     /// `git -C DIR ARGS`.
     @discardableResult
-    func git(_ arguments: [String], in name: String) throws -> CLIResult {
+    package func git(_ arguments: [String], in name: String) throws -> CLIResult {
         try Binary.runProgram("/usr/bin/env", ["git", "-C", store(name)] + arguments, environment: environment)
     }
 
     /// `git status --porcelain` once git's index has caught up with the tool's commits through
     /// the hook the tool installed (as before any `git commit`): empty when every write is committed.
-    func settledStatus(in name: String) throws -> String {
+    package func settledStatus(in name: String) throws -> String {
         let hook = try git(["hook", "run", "pre-commit"], in: name)
         guard hook.exitCode == 0 else { return "pre-commit hook failed: \(hook.stderr)" }
         return try git(["status", "--porcelain"], in: name).stdout
@@ -43,7 +45,7 @@ final class TeamFixture: @unchecked Sendable {
 
     /// A bare remote, a first store with a commit pushed to it, and `count - 1` clones.
     /// Stores are named s0, s1, …; each has its own git identity.
-    static func team(of count: Int) throws -> TeamFixture {
+    package static func team(of count: Int) throws -> TeamFixture {
         let team = TeamFixture()
         _ = try Binary.runProgram("/usr/bin/env", ["git", "init", "--quiet", "--bare", team.remote], environment: team.environment)
         try #require(try team.run(["init", "--git", "--entitlement", "premium", "--entitlement", "sports", "--actor", "Setup <setup@example.com>"], in: "s0").exitCode == 0)
@@ -58,13 +60,13 @@ final class TeamFixture: @unchecked Sendable {
         return team
     }
 
-    func identify(_ name: String) throws {
+    package func identify(_ name: String) throws {
         try git(["config", "user.name", "Agent \(name)"], in: name)
         try git(["config", "user.email", "\(name)@example.com"], in: name)
     }
 
     /// Every file of a store except git's own and the lock, with contents.
-    func snapshot(_ name: String) -> [String: Data] {
+    package func snapshot(_ name: String) -> [String: Data] {
         var files: [String: Data] = [:]
         let root = store(name)
         let enumerator = FileManager.default.enumerator(atPath: root)
@@ -79,12 +81,12 @@ final class TeamFixture: @unchecked Sendable {
         return files
     }
 
-    func head(_ name: String) throws -> String { try git(["rev-parse", "HEAD"], in: name).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+    package func head(_ name: String) throws -> String { try git(["rev-parse", "HEAD"], in: name).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
 extension Binary {
     /// Runs any program to completion, capturing its output.
-    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    package static func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -103,7 +105,7 @@ extension Binary {
 }
 
 /// A RevenueCat subscriber document with one purchase, for import.
-func revenueCatDocument(user: String, transactionID: String, product: String = "com.example.premium.monthly") -> String {
+package func revenueCatDocument(user: String, transactionID: String, product: String = "com.example.premium.monthly") -> String {
     """
     {"request_date": "2026-03-15T12:00:00Z", "subscriber": {"entitlements": {"premium": {"product_identifier": "\(product)", "expires_date": "2026-04-01T09:00:00Z", "purchase_date": "2026-03-01T09:00:00Z"}}, "original_app_user_id": "\(user)",
      "first_seen": "2025-12-01T08:00:00Z", "non_subscriptions": {}, "other_purchases": {}, "subscriptions": {

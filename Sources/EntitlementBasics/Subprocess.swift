@@ -1,20 +1,19 @@
 import Glibc
 internal import CSystemShims
 import Synchronization
-import EntitlementStore
-import EntitlementBasics
 
 /// Runs a program to completion: arguments and environment as given, bytes on
 /// standard input, standard output and error captured.
 ///
-/// Only the team store runs programs (git); a plain store never does.
+/// Two callers run programs: the team store (git) and `refresh` (curl, for a vendor's API).
+/// A plain store's reads and writes never do.
 package struct Subprocess {
     package struct Result {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: [UInt8]
+        package var status: Int32
+        package var stdout: [UInt8]
+        package var stderr: [UInt8]
         /// True when the run was stopped because it outlived its time-out.
-        var timedOut = false
+        package var timedOut = false
 
         package var succeeded: Bool { status == 0 }
         package var output: String { String(decoding: stdout, as: UTF8.self) }
@@ -44,7 +43,7 @@ package struct Subprocess {
     /// (a clone, its `.git`, checked-out files) is private. With `timeout` (seconds), the child
     /// runs in a process group of its own, and the whole group (git and its ssh or
     /// remote helper) is killed when the time is up; the result says `timedOut`.
-    static func run(_ arguments: [String], environment: [String: String],
+    package static func run(_ arguments: [String], environment: [String: String],
                     input: [UInt8] = [], timeout: Double? = nil) -> Result? {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
