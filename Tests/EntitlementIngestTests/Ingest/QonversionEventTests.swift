@@ -75,6 +75,15 @@ struct QonversionEventTests {
         #expect(events.first?.effects.aliases == ["QON_alice"])
     }
 
+    @Test func theQonversionIDIsAnAliasThatCheckFinds() {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: Self.started).exitCode == 0)
+        let check = runCLI(["check", "QON_alice", "premium", "--store", store, "--at", AdaptyEventTests.at(10)])
+        #expect(check.exitCode == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("alice"))
+    }
+
     @Test func withoutCustomUserIDTheQonversionIDIsTheUser() {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
