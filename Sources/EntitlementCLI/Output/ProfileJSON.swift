@@ -66,15 +66,10 @@ enum ProfileJSON {
         out.beginObject()
         guard !latest.isEmpty else { return out.endObject() }
         let supersessions = supersessions ?? Supersession.all(in: profile)
-        // Each subscription's chain, found in one pass: a filter of every transaction for each
-        // product was products × transactions (issue 23, item 16).
-        var chains: [String: [Int]] = [:]
-        for (index, transaction) in profile.transactions.enumerated() { chains[transaction.originalTransactionID, default: []].append(index) }
-        engine.counter.add(profile.transactions.count)
+        let chains = Self.chains(of: latest.values.map { profile.transactions[$0].originalTransactionID }, in: profile, counter: engine.counter)
         for (productID, index) in latest.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
             let transaction = profile.transactions[index]
-            let chain = (chains[transaction.originalTransactionID] ?? []).map { profile.transactions[$0] }
-            engine.counter.add(chain.count)
+            let chain = chains[transaction.originalTransactionID] ?? []
             let chainEnd = chain.compactMap { Supersession.end(of: $0, Supersession.lookup($0, in: supersessions)) }.max() ?? .distantPast
             let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chainEnd],
                                          supersession: Supersession.lookup(transaction, in: supersessions))
