@@ -9,6 +9,7 @@ import EntitlementJSON
 /// `Profile(json:)` accept, or gives up: then `decode` returns nil and the caller takes the
 /// tree path, which gives the same profile or reports the error (path, line, column)
 /// as it always has. Escapes, a byte-order mark and unusual shapes also take that path.
+@usableFromInline
 package struct ProfileDecoder {
     let source: [UInt8]
     var cursor: ByteCursor
