@@ -16,7 +16,9 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // Signature and certificate checks for vendor data; depends on nothing else of ours.
         .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
-        .target(name: "EntitlementBasics"),
+        // glibc calls Swift's Glibc module leaves out (pipe2): a header-only shim, for Subprocess.
+        .systemLibrary(name: "CSystemShims"),
+        .target(name: "EntitlementBasics", dependencies: ["CSystemShims"]),
         .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
         .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
@@ -24,10 +26,8 @@ let package = Package(
         .target(name: "EntitlementImport", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
         ]),
-        // glibc calls Swift's Glibc module leaves out (pipe2): a header-only shim.
-        .systemLibrary(name: "CSystemShims"),
         .target(name: "EntitlementTeam", dependencies: [
-            "CSystemShims", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
         ]),
         // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [
@@ -41,9 +41,41 @@ let package = Package(
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: [
+        // Tests follow the modules: XTests tests module X (and the modules below it). Suites that
+        // drive a module through the command line say so by importing EntitlementCLI.
+        // EntitlementTestSupport holds what several test targets share: the in-process CLI runner,
+        // the built-binary runner, tags, golden files, clocks and id sequences, test PKI.
+        .target(name: "EntitlementTestSupport", dependencies: [
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+        ], path: "Tests/EntitlementTestSupport"),
+        .testTarget(name: "EntitlementBasicsTests", dependencies: ["EntitlementBasics", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementRulesTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementStoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+            "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementTrustTests", dependencies: ["COpenSSL", "EntitlementTrust", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementImportTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementTeamTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTeam", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementIngestTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementCLITests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+            "EntitlementTestSupport",
         ], exclude: ["Golden"]),
     ]
 )

@@ -440,6 +440,10 @@ support_benchmarks
 source scripts/bench-trust.sh
 trust_benchmarks
 
+# shellcheck source=scripts/bench-ingest.sh
+source scripts/bench-ingest.sh
+ingest_benchmarks
+
 # ---------------------------------------------------------------- the table
 
 for size in "${SIZES[@]}"; do

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-${FUZZ_SECONDS:-60}}
-targets=${FUZZ_TARGETS:-"json dates import splitter profile jws"}
+targets=${FUZZ_TARGETS:-"json dates import splitter profile jws appstore revenuecat adapty qonversion stripe googleplay"}
 swiftc=${SWIFTC:-swiftc}
 work=.fuzz
 binary=$work/bin/fuzz
@@ -37,7 +37,9 @@ for file in $(find $library -name '*.swift' | sort); do
 done
 sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
+harnesses=$(find Tests/EntitlementCLITests/Fuzz -name 'FuzzTargets*.swift' | sort)
+# shellcheck disable=SC2086
+digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* $harnesses Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable imports.
@@ -45,7 +47,7 @@ if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
         -module-name EntitlementFuzz -package-name entitlement -D FUZZING -I Sources/COpenSSL -I Sources/CSystemShims \
-        $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
+        $sources $harnesses Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi
 

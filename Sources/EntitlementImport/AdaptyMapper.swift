@@ -5,7 +5,8 @@ import EntitlementModel
 import EntitlementStore
 
 /// An Adapty server-side profile → an `ImportDocument` (docs/import.md, section 9.2). Pure.
-enum AdaptyMapper {
+/// Ingest maps an `access_level_updated` webhook through `accessLevel` too.
+package enum AdaptyMapper {
     typealias K = AdaptyKey
 
     static func map(_ root: JSONValue, signature: DocumentSignature, path: String) throws(FieldError) -> ImportDocument {
@@ -94,7 +95,7 @@ enum AdaptyMapper {
     }
 
     /// An access level: always a statement; a mapping; a grant or snapshot when nothing backs it.
-    static func accessLevel(_ id: String, _ period: AdaptyPeriod, _ r: FieldReader, backed: Set<String>, profileID: String, into document: inout ImportDocument) {
+    package static func accessLevel(_ id: String, _ period: AdaptyPeriod, _ r: FieldReader, backed: Set<String>, profileID: String, into document: inout ImportDocument) {
         let isGrant = period.store == K.adaptyStore
         if !isGrant, let product = period.productID { document.noteMapping(id, product) }
         document.statements.append(statement(id, period))
@@ -137,7 +138,7 @@ enum AdaptyMapper {
                                evidence: "is_active false")
     }
 
-    static func vendorObject(_ profileID: String, _ section: String, _ key: String, _ r: FieldReader) -> JSONValue {
+    package static func vendorObject(_ profileID: String, _ section: String, _ key: String, _ r: FieldReader) -> JSONValue {
         .object(JSONObject([(VendorObjectKey.profileID, .string(profileID)), (VendorObjectKey.section, .string(section)), (VendorObjectKey.key, .string(key)),
                             (VendorObjectKey.object, .object(r.object))]))
     }

@@ -3,68 +3,70 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 
-/// Adapty's field names (server-side API, Profile object).
-enum AdaptyKey {
-    static let profileID = "profile_id"
-    static let customerUserID = "customer_user_id"
-    static let paidAccessLevels = "paid_access_levels"
-    static let subscriptions = "subscriptions"
-    static let nonSubscriptions = "non_subscriptions"
-    static let customAttributes = "custom_attributes"
-    static let data = "data"
-    static let isActive = "is_active"
-    static let activatedAt = "activated_at"
-    static let renewedAt = "renewed_at"
-    static let expiresAt = "expires_at"
-    static let startsAt = "starts_at"
-    static let unsubscribedAt = "unsubscribed_at"
-    static let billingIssueDetectedAt = "billing_issue_detected_at"
-    static let isLifetime = "is_lifetime"
-    static let isInGracePeriod = "is_in_grace_period"
-    static let willRenew = "will_renew"
-    static let isRefund = "is_refund"
-    static let store = "store"
-    static let vendorProductID = "vendor_product_id"
-    static let vendorTransactionID = "vendor_transaction_id"
-    static let vendorOriginalTransactionID = "vendor_original_transaction_id"
-    static let activeIntroductoryOfferType = "active_introductory_offer_type"
-    static let isSandbox = "is_sandbox"
-    static let activePromotionalOfferID = "active_promotional_offer_id"
-    static let offerID = "offer_id"
-    static let purchaseID = "purchase_id"
-    static let purchasedAt = "purchased_at"
-    static let isOneTime = "is_one_time"
+/// Adapty's field names (server-side API, Profile object); ingest reads its webhooks' access
+/// levels with them too.
+package enum AdaptyKey {
+    package static let profileID = "profile_id"
+    package static let customerUserID = "customer_user_id"
+    package static let paidAccessLevels = "paid_access_levels"
+    package static let subscriptions = "subscriptions"
+    package static let nonSubscriptions = "non_subscriptions"
+    package static let customAttributes = "custom_attributes"
+    package static let data = "data"
+    package static let isActive = "is_active"
+    package static let activatedAt = "activated_at"
+    package static let renewedAt = "renewed_at"
+    package static let expiresAt = "expires_at"
+    package static let startsAt = "starts_at"
+    package static let unsubscribedAt = "unsubscribed_at"
+    package static let billingIssueDetectedAt = "billing_issue_detected_at"
+    package static let isLifetime = "is_lifetime"
+    package static let isInGracePeriod = "is_in_grace_period"
+    package static let willRenew = "will_renew"
+    package static let isRefund = "is_refund"
+    package static let store = "store"
+    package static let vendorProductID = "vendor_product_id"
+    package static let vendorTransactionID = "vendor_transaction_id"
+    package static let vendorOriginalTransactionID = "vendor_original_transaction_id"
+    package static let activeIntroductoryOfferType = "active_introductory_offer_type"
+    package static let isSandbox = "is_sandbox"
+    package static let activePromotionalOfferID = "active_promotional_offer_id"
+    package static let offerID = "offer_id"
+    package static let purchaseID = "purchase_id"
+    package static let purchasedAt = "purchased_at"
+    package static let isOneTime = "is_one_time"
     /// `store` of an access level Adapty itself granted.
-    static let adaptyStore = "adapty"
-    static let freeTrial = "free_trial"
-    static let introOffers: Set<String> = ["pay_as_you_go", "pay_up_front"]
+    package static let adaptyStore = "adapty"
+    package static let freeTrial = "free_trial"
+    package static let introOffers: Set<String> = ["pay_as_you_go", "pay_up_front"]
 }
 
 /// One Adapty subscription or access level: the fields they share, in validation order (section 9.2).
-struct AdaptyPeriod {
+/// Ingest reads an `access_level_updated` webhook's snapshot with it, as import reads a profile's.
+package struct AdaptyPeriod {
     typealias K = AdaptyKey
 
-    var isActive: Bool?
-    var activatedAt: Date
-    var renewedAt: Date?
-    var expiresAt: Date?
-    var startsAt: Date?
-    var unsubscribedAt: Date?
-    var billingIssueDetectedAt: Date?
-    var isLifetime: Bool
-    var isInGracePeriod: Bool
-    var willRenew: Bool?
-    var isRefund: Bool
-    var store: String?
-    var productID: String?
-    var transactionID: String?
-    var originalTransactionID: String?
-    var introductoryOffer: String?
-    var sandbox: Bool?
-    var offerCode: String?
+    package var isActive: Bool?
+    package var activatedAt: Date
+    package var renewedAt: Date?
+    package var expiresAt: Date?
+    package var startsAt: Date?
+    package var unsubscribedAt: Date?
+    package var billingIssueDetectedAt: Date?
+    package var isLifetime: Bool
+    package var isInGracePeriod: Bool
+    package var willRenew: Bool?
+    package var isRefund: Bool
+    package var store: String?
+    package var productID: String?
+    package var transactionID: String?
+    package var originalTransactionID: String?
+    package var introductoryOffer: String?
+    package var sandbox: Bool?
+    package var offerCode: String?
 
     /// Reads the shared fields; `is_active` is required for access levels only.
-    init(_ r: FieldReader, isAccessLevel: Bool) throws(FieldError) {
+    package init(_ r: FieldReader, isAccessLevel: Bool) throws(FieldError) {
         isActive = isAccessLevel ? try r.vendorRequiredBool(K.isActive) : try r.vendorBool(K.isActive)
         activatedAt = try r.vendorRequiredISODate(K.activatedAt)
         renewedAt = try r.vendorISODate(K.renewedAt)
@@ -88,7 +90,7 @@ struct AdaptyPeriod {
     }
 
     /// Access ends here for us: never for lifetime; in a grace period, when the charge failed.
-    var ourExpiry: Date? {
+    package var ourExpiry: Date? {
         guard !isLifetime, let expiresAt else { return nil }
         if isInGracePeriod, let failed = billingIssueDetectedAt, failed < expiresAt { return failed }
         return expiresAt
@@ -108,7 +110,7 @@ struct AdaptyPeriod {
     }
 
     /// Our transaction for this period; `purchasedAt` is `renewed_at` for subscriptions, `activated_at` for snapshots.
-    func transaction(id: String, original: String, product: String, purchasedAt: Date, vendor: JSONValue) -> MappedTransaction {
+    package func transaction(id: String, original: String, product: String, purchasedAt: Date, vendor: JSONValue) -> MappedTransaction {
         var transaction = Transaction(transactionID: id, originalTransactionID: original, productID: product,
                                       store: store.map(Store.init) ?? ImportValue.unknownStore, type: type, purchasedAt: purchasedAt,
                                       startsAt: startsAt.flatMap { $0 > purchasedAt ? $0 : nil }, expiresAt: ourExpiry,
@@ -124,7 +126,7 @@ struct AdaptyPeriod {
     }
 
     /// The renewal fields Adapty expresses, for a period that expires.
-    func renewal(original: String) -> MappedRenewal? {
+    package func renewal(original: String) -> MappedRenewal? {
         guard ourExpiry != nil else { return nil }
         var renewal = MappedRenewal(originalTransactionID: original)
         renewal.willRenew = .set(willRenew)

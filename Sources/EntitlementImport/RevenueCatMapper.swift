@@ -108,17 +108,17 @@ enum RevenueCatMapper {
     }
 }
 
-/// Checks shared by the mappers.
-enum ImportValidation {
+/// Checks shared by the mappers (and ingest's event mappers).
+package enum ImportValidation {
     /// Entitlement ids go into config.json, which needs them non-empty and free of control characters.
-    static func entitlementID(_ id: String, path: String) throws(FieldError) {
+    package static func entitlementID(_ id: String, path: String) throws(FieldError) {
         guard !id.isEmpty, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw FieldError(path: path, message: "an entitlement id must be non-empty text without control characters")
         }
     }
 
     /// Product ids come from map keys too; an empty one cannot be stored.
-    static func productID(_ id: String, path: String) throws(FieldError) {
+    package static func productID(_ id: String, path: String) throws(FieldError) {
         guard !id.isEmpty else { throw FieldError(path: path, message: "the product id must not be empty") }
     }
 }

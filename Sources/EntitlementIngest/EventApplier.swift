@@ -37,6 +37,15 @@ struct EventApplier {
         }
         guard let document = event.effects.document else { return .noChange("no records") }
         guard let customer = event.customer else {
+            guard event.effects.holderOf.isEmpty else {
+                let ids = event.effects.holderOf.map { "'\(Terminal.escape($0))'" }.joined(separator: ", ")
+                guard event.effects.holderSwept else {
+                    return .failed("unmatched: no appAccountToken, and the index names no customer holding original transaction \(ids); "
+                                   + "kept for `entitlement ingest`, which searches the profiles")
+                }
+                return .failed("unmatched: no appAccountToken, and no single customer holds original transaction \(ids) yet; "
+                               + "kept, and retried by each `entitlement ingest` (import or grant that purchase to its customer)")
+            }
             return .failed("the event does not say which customer it is about (App Store: no appAccountToken)")
         }
         guard case .some(let stored) = profiles[customer] else { return .failed("customer '\(Terminal.escape(customer))' was not loaded") }
@@ -54,7 +63,7 @@ struct EventApplier {
         }
         fresh.renewals = document.renewals.filter { stamp.supersedes(stored?.renewalInfo[$0.originalTransactionID]?.raw ?? JSONObject()) }
         let stale = fresh.transactions.isEmpty && fresh.renewals.isEmpty
-        var (profile, _) = ProfileMerger.merge(fresh, into: stored, userID: customer,
+        var (profile, _) = ProfileMerger.merge(fresh, into: Self.clearingKeptFields(of: fresh.transactions, in: stored), userID: customer,
                                                newProfileID: ProfileIngestFields.profileID(for: customer), now: event.time)
         for mapped in fresh.transactions {
             guard let index = profile.transactions.firstIndex(where: { $0.transactionID == mapped.transaction.transactionID && $0.store == mapped.transaction.store })
@@ -70,6 +79,23 @@ struct EventApplier {
         (configuration, _) = ConfigurationExtender.extend(configuration, with: document.productMappings)
         store(profile, was: stored)
         return stale ? .outOfOrder : .applied
+    }
+
+    /// An event states its transactions whole. Import keeps a stored price, currency, offer code
+    /// or upgrade flag when a document leaves it out; for an event that would let an older event
+    /// decide them in one arrival order and not in another, so they are cleared first and the
+    /// newest event alone decides them (a revocation by `entitlement revoke` still stays).
+    static func clearingKeptFields(of fresh: [MappedTransaction], in stored: Profile?) -> Profile? {
+        guard var profile = stored else { return nil }
+        for mapped in fresh {
+            guard let index = profile.transactions.firstIndex(where: { $0.transactionID == mapped.transaction.transactionID && $0.store == mapped.transaction.store })
+            else { continue }
+            profile.transactions[index].price = nil
+            profile.transactions[index].currency = nil
+            profile.transactions[index].offerCode = nil
+            profile.transactions[index].isUpgraded = nil
+        }
+        return profile
     }
 
     /// What every applied event does to its profile: aliases, the newest event, canonical order.
@@ -101,7 +127,8 @@ struct EventApplier {
             if let source { sources.append(source) }
         }
         do throws(TransferError) {
-            let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type)
+            let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type,
+                                    event: EventReference(vendor: event.vendor.rawValue, id: event.id))
             let result = try TransferPlanner.transfer(from: sources, to: target, userID: transfer.to, transactionIDs: transfer.transactionIDs,
                                                       note: note, newProfileID: ProfileIngestFields.profileID(for: transfer.to))
             for (before, after) in zip(sources, result.sources) { store(after, was: before) }

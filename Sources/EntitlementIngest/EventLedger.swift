@@ -67,7 +67,7 @@ package struct AuditRecord: Sendable, Equatable {
     package var bytes: [UInt8] {
         var fields: [(String, JSONValue)] = [
             ("schema_version", .int(1)), ("vendor", .string(vendor.rawValue)), ("id", .string(id)), ("type", .string(type)),
-            ("event_time", .string(ISODate.format(eventTime))), ("received_at", .string(ISODate.format(receivedAt))),
+            ("event_time", .string(ISODate.format(eventTime))), (IngestRecordKeys.receivedAt, .string(ISODate.format(receivedAt))),
         ]
         if let customer { fields.append(("customer", .string(customer))) }
         fields += [("verification", .string(verification)), ("outcome", .string(outcome)), ("body", .string(body))]

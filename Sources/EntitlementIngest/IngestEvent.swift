@@ -52,6 +52,11 @@ package struct EventEffects: Sendable {
     var noChange: String?
     /// A Google Play purchase token whose purchase changed: its document is awaited (`AwaitingPurchase`).
     var awaitingPurchase: String?
+    /// App Store original transaction ids, when the event names no customer (no `appAccountToken`):
+    /// the customer is the one holding them (`AppStoreCustomerIndex`).
+    var holderOf: [String] = []
+    /// False when only the index was asked for `holderOf` (a webhook), so a miss says so.
+    var holderSwept = true
 
     init(document: ImportDocument? = nil, transfer: EventTransfer? = nil, aliases: [String] = [], noChange: String? = nil) {
         self.document = document

@@ -13,8 +13,9 @@ package struct IngestReport: Sendable {
     package var counts: [String: Int] = Dictionary(uniqueKeysWithValues: columns.map { ($0, 0) })
     /// One line per event that was not applied, for standard error: `SOURCE: EVENT: reason`.
     package var problems: [String] = []
-    /// Customers whose profile an applied event changed (for `ingest --refresh`), in order.
-    package var touchedCustomers: [String] = []
+    /// Customers an applied event touched, by the event's vendor, in order (for `ingest --refresh`).
+    package var touchedCustomers: [Vendor: [String]] = [:]
+    private var touchedSet: Set<String> = []
     /// How many events came from local input (no HTTP): the operator vouches for them.
     package var localEvents = 0
     package var exitCode: ExitCode = .success
@@ -35,8 +36,12 @@ package struct IngestReport: Sendable {
         }
     }
 
-    package mutating func touched(_ customers: [String]) {
-        for customer in customers where !touchedCustomers.contains(customer) { touchedCustomers.append(customer) }
+    package mutating func touched(_ events: [IngestEvent]) {
+        for event in events {
+            for customer in EventApplier.customers(of: event) where touchedSet.insert("\(event.vendor.rawValue) \(customer)").inserted {
+                touchedCustomers[event.vendor, default: []].append(customer)
+            }
+        }
     }
 
     package var total: Int { counts.values.reduce(0, +) }

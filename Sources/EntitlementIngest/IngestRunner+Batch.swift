@@ -10,9 +10,12 @@ extension IngestRunner {
     /// Applies one batch under the lock: ledger lookups, profile loads, the pure applier, then
     /// the profiles, the configuration and the event records in one journal.
     func applyBatch(_ batch: [(unit: IngestUnit, events: [IngestEvent])]) throws(EntitlementError) -> [UnitResult] {
-        let all = batch.flatMap { $0.events }
-        let change = ChangeDescription(summary: Self.summary(all), actor: actor)
+        let change = ChangeDescription(summary: Self.summary(batch.flatMap { $0.events }), actor: actor)
         return try store.withWriteLock(change) { () throws(EntitlementError) -> [UnitResult] in
+            // App Store notifications without appAccountToken: their customer holds the original transaction.
+            var customerIndex = AppStoreCustomerIndex(store: store, sweeps: sweepsForCustomers)
+            let batch = customerIndex.resolving(batch)
+            let all = batch.flatMap { $0.events }
             let ledger = EventLedger(store: store)
             let configuration = try store.loadConfiguration()
             var profiles: [String: Profile?] = [:]
@@ -21,7 +24,9 @@ extension IngestRunner {
             var duplicate: Set<String> = []
             for event in all {
                 let key = "\(event.vendor.rawValue) \(event.id)"
-                if !seen.insert(key).inserted || ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
+                // Only the ledger makes a duplicate here: a second copy in this batch is settled
+                // below (the first copy decides), so the event is still applied once.
+                if seen.insert(key).inserted, ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
                 for user in EventApplier.customers(of: event) where profiles[user] == nil && loadFailures[user] == nil {
                     do throws(EntitlementError) {
                         profiles[user] = .some(try store.loadProfile(userID: user))
@@ -58,6 +63,7 @@ extension IngestRunner {
                     // A second copy of an event in the same batch is a duplicate of the first.
                     let outcome = counted.insert(key).inserted ? outcomes[key] ?? .duplicate : .duplicate
                     result.results.append((event, outcome))
+                    if outcome == .applied { customerIndex.note(event) }
                     if let word = outcome.ledgerOutcome {
                         let record = AuditRecord(event: event, receivedAt: unit.request.receivedAt, outcome: word, body: unit.request.body)
                         records.append(.init(path: EventLedger.relativePath(vendor: event.vendor, id: event.id), bytes: record.bytes))
@@ -72,6 +78,7 @@ extension IngestRunner {
                 results.append(result)
             }
             records += awaited.keys.sorted().compactMap { awaited[$0]?.change }
+            records += customerIndex.changes.keys.sorted().compactMap { customerIndex.changes[$0] }
             let changed = applier.changed.compactMap { applier.profiles[$0] ?? nil }
             let newConfiguration = applier.configuration != configuration ? applier.configuration : nil
             for warning in try store.save(configuration: newConfiguration, profiles: changed, alongside: records) {

@@ -16,6 +16,9 @@ package struct IngestRunner: Sendable {
     package var actor: String
     /// Events per journal: bounds memory and the work a kill can undo.
     package var batchSize = 500
+    /// Whether an App Store notification without `appAccountToken` whose original transaction
+    /// the index does not place may sweep the profiles for it (`AppStoreCustomerIndex`).
+    package var sweepsForCustomers = true
 
     package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
         self.store = store
@@ -58,7 +61,7 @@ package struct IngestRunner: Sendable {
                 report.add(result)
                 try settle(result)
             }
-            report.touched(results.flatMap { $0.results.compactMap { $0.outcome == .applied ? $0.event : nil } }.flatMap(EventApplier.customers))
+            report.touched(results.flatMap { $0.results.compactMap { $0.outcome == .applied ? $0.event : nil } })
             done += pending.count
             progress(done)
             pending = []

@@ -12,27 +12,16 @@ package struct TransferNote: Sendable, Equatable {
     /// The actor, or `revenuecat event ID`.
     package var by: String
     package var reason: String
+    /// The vendor event that asked for the move (`history --explain` finds its audit record); nil for a person.
+    package var event: EventReference?
 
-    package init(at: Date, by: String, reason: String) {
+    package init(at: Date, by: String, reason: String, event: EventReference? = nil) {
         self.at = at
         self.by = by
         self.reason = reason
+        self.event = event
     }
-}
 
-/// Why a transfer was refused.
-package enum TransferError: Error, Equatable, Sendable {
-    case unknownTransaction(String)
-    case nothingToMove(String)
-    case sameCustomer(String)
-
-    package var message: String {
-        switch self {
-        case .unknownTransaction(let id): return "no transaction '\(Terminal.escape(id))' in the profiles to transfer from."
-        case .nothingToMove(let user): return "'\(Terminal.escape(user))' has no store purchases to transfer."
-        case .sameCustomer(let user): return "cannot transfer from '\(Terminal.escape(user))' to itself."
-        }
-    }
 }
 
 /// Moves transactions (and their renewal info) from profiles to another. Pure.
@@ -88,7 +77,7 @@ package enum TransferPlanner {
             ("at", .string(ISODate.format(note.at))), ("direction", .string(direction)),
             (direction == "out" ? "to" : "from", .string(other)), ("transactions", .array(ids.map(JSONValue.string))),
             ("by", .string(note.by)), ("reason", .string(note.reason)),
-        ])))
+        ] + (note.event.map { [("event", $0.json)] } ?? []))))
         profile.raw[transfersKey] = .array(list)
     }
 }

@@ -48,7 +48,7 @@ package enum EventRejection: Error, Sendable, Equatable {
 /// The vendors served, one row each; a vendor not listed is answered 404 by `webhook`.
 package enum VendorTable {
     package static let adapters: [any VendorAdapter] = [
-        AppStoreAdapter(), RevenueCatAdapter(), StripeAdapter(), GooglePlayAdapter(),
+        AppStoreAdapter(), RevenueCatAdapter(), AdaptyAdapter(), QonversionAdapter(), StripeAdapter(), GooglePlayAdapter(),
     ]
 
     package static func adapter(for vendor: Vendor) -> (any VendorAdapter)? {

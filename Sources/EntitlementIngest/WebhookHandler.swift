@@ -67,7 +67,10 @@ package struct WebhookHandler: Sendable {
         var fields: [(String, JSONValue)] = [("status", .string("accepted")), ("events", .int(events.count)), ("ids", .array(events.map { .string($0.id) }))]
         var applying = store
         applying.lockTimeout = applyWait
-        let runner = IngestRunner(store: applying, authenticator: authenticator, actor: actor)
+        var runner = IngestRunner(store: applying, authenticator: authenticator, actor: actor)
+        // Sweeping every profile for an App Store customer takes seconds on a big store: past
+        // the vendor's deadline. The webhook uses the index only; `ingest` sweeps.
+        runner.sweepsForCustomers = false
         do throws(EntitlementError) {
             let report = try runner.run([IngestUnit(source: .spool(name), request: request)])
             for column in IngestReport.columns where report.counts[column, default: 0] > 0 {

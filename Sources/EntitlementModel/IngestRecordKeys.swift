@@ -10,4 +10,8 @@ package enum IngestRecordKeys {
     package static let aliases = "aliases"
     /// On a profile: the purchases moved in or out.
     package static let transfers = "transfers"
+    /// On an event record (`ingest/events/…`): when this copy of the store received the event.
+    /// Two clones that both applied one event hold two records of it; a team store's merge keeps
+    /// the one received first (`EventRecordMerge`).
+    package static let receivedAt = "received_at"
 }

@@ -8,21 +8,27 @@
 // transaction of its own customer (appAccountToken) signed by a P-256 leaf under a P-384
 // intermediate with Apple's OIDs: the shape of Apple's real chain. Dates are fixed; the
 // keys are random, so the bytes differ between runs but the work does not.
+//
+// With --notifications, DIR/notifications.jsonl holds N App Store Server Notifications V2 request
+// bodies instead (`{"signedPayload": JWS}`, SUBSCRIBED/INITIAL_BUY, its signedTransactionInfo a
+// second JWS): two JWS per event, for `ingest` (scripts/bench-ingest.sh).
 import COpenSSL
 import Glibc
 
 var count = 10_000
 var out = "bench/jws"
+var notifications = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--count": count = arguments.next().flatMap { Int($0) } ?? -1
     case "--out": out = arguments.next() ?? ""
+    case "--notifications": notifications = true
     default: count = -1
     }
 }
 guard count > 0, !out.isEmpty else {
-    complain("usage: entitlement-bench-jws --count N --out DIR")
+    complain("usage: entitlement-bench-jws --count N --out DIR [--notifications]")
     exit(2)
 }
 
@@ -40,11 +46,23 @@ for index in 0..<count {
         + #""productId":"com.example.premium.monthly","purchaseDate":1767225600000,"expiresDate":1769904000000,"#
         + #""type":"Auto-Renewable Subscription","appAccountToken":"00000000-0000-4000-8000-\#(token)","#
         + #""inAppOwnershipType":"PURCHASED","signedDate":1767225600000,"environment":"Production","transactionReason":"PURCHASE"}"#
-    let input = header + "." + Base64.url(Array(payload.utf8))
-    let jws = input + "." + Base64.url(leaf.signES256(Array(input.utf8)))
-    lines += Array("\"\(jws)\"\n".utf8)
+    let jws = sign(payload)
+    guard notifications else {
+        lines += Array("\"\(jws)\"\n".utf8)
+        continue
+    }
+    let notification = #"{"notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY","notificationUUID":"6c3f0000-0000-4000-8000-\#(token)","#
+        + #""signedDate":1767225600000,"version":"2.0","data":{"bundleId":"com.example.app","environment":"Production","#
+        + #""signedTransactionInfo":"\#(jws)"}}"#
+    lines += Array("{\"signedPayload\":\"\(sign(notification))\"}\n".utf8)
 }
-write(path: out + "/signed.jsonl", lines)
+write(path: out + (notifications ? "/notifications.jsonl" : "/signed.jsonl"), lines)
+
+/// A compact JWS of `payload` under the minted chain.
+@MainActor func sign(_ payload: String) -> String {
+    let input = header + "." + Base64.url(Array(payload.utf8))
+    return input + "." + Base64.url(leaf.signES256(Array(input.utf8)))
+}
 
 func write(path: String, _ bytes: [UInt8]) {
     guard let file = fopen(path, "wb"), fwrite(bytes, 1, bytes.count, file) == bytes.count, fclose(file) == 0 else {

@@ -15,8 +15,10 @@ package enum Command: Sendable {
     case grant(GrantCommand)
     case revoke(RevokeCommand)
     case restore(RestoreCommand)
+    case transfer(TransferCommand)
     case `import`(ImportCommand)
     case ingest(IngestCommand)
+    case refresh(RefreshCommand)
     case webhook(WebhookCommand)
     case find(FindCommand)
     case summary(SummaryCommand)
@@ -65,8 +67,10 @@ package enum Command: Sendable {
         Entry("grant", { GrantCommand.spec }, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
         Entry("revoke", { RevokeCommand.spec }, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
         Entry("restore", { RestoreCommand.spec }, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
+        Entry("transfer", { TransferCommand.spec }, { (parsed) throws(EntitlementError) in .transfer(try TransferCommand(parsed)) }),
         Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
         Entry("ingest", { IngestCommand.spec }, { (parsed) throws(EntitlementError) in .ingest(try IngestCommand(parsed)) }),
+        Entry("refresh", { RefreshCommand.spec }, { (parsed) throws(EntitlementError) in .refresh(try RefreshCommand(parsed)) }),
         Entry("webhook", { WebhookCommand.spec }, { (parsed) throws(EntitlementError) in .webhook(try WebhookCommand(parsed)) }),
         Entry("find", { FindCommand.spec }, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
         Entry("summary", { SummaryCommand.spec }, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
@@ -128,6 +132,7 @@ package enum Command: Sendable {
         case .grant: return GrantCommand.spec
         case .revoke: return RevokeCommand.spec
         case .restore: return RestoreCommand.spec
+        case .transfer: return TransferCommand.spec
         case .import: return ImportCommand.spec
         case .find: return FindCommand.spec
         case .summary: return SummaryCommand.spec
@@ -137,6 +142,7 @@ package enum Command: Sendable {
         case .clone: return CloneCommand.spec
         case .sync: return SyncCommand.spec
         case .ingest: return IngestCommand.spec
+        case .refresh: return RefreshCommand.spec
         case .webhook: return WebhookCommand.spec
         case .migrate: return MigrateCommand.spec
         case .mergeDriver: return MergeDriverCommand.spec

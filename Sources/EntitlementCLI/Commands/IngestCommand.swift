@@ -4,6 +4,7 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 import EntitlementIngest
+import EntitlementTeam
 
 /// `entitlement ingest`: applies spooled webhook events, saved bodies or JSON Lines.
 package struct IngestCommand: RunnableCommand, Equatable {
@@ -17,11 +18,13 @@ package struct IngestCommand: RunnableCommand, Equatable {
             operator vouches for it (App Store signatures are still checked). Exit 0 when every event
             was applied (or was a duplicate or older), 2 for bad input (malformed, unauthenticated,
             unsupported), 4 when an event could not be applied; the worst wins. --status shows the
-            spool. See docs/ingest.md.
+            spool. --refresh then re-reads every RevenueCat customer an applied event touched from
+            RevenueCat's API (as 'refresh' does); a refresh that fails is named and its exit code
+            counts. See docs/ingest.md.
             """,
-        usage: "[--from DIR | --stdin] [--vendor V] [--status] [--json] [options]",
+        usage: "[--from DIR | --stdin] [--vendor V] [--refresh [--api-base URL]] [--status] [--json] [options]",
         options: [
-            fromOption, stdinFlag, vendorOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
+            fromOption, stdinFlag, vendorOption, refreshFlag, RefreshCommand.apiBaseOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
             CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
@@ -36,6 +39,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
     static let vendorOption = Option<Vendor>.choice("vendor", value: "V", help: "Only this vendor's events (spool), or the vendor of local input (else detected).")
     static let statusFlag = Flag("status", help: "Show the spool: waiting events, the oldest, and failures with reasons.")
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/ingest.md).")
+    static let refreshFlag = Flag("refresh", help: "Then re-read each RevenueCat customer an event changed from RevenueCat's API.")
 
     package var from: String?
     package var stdin: Bool
@@ -46,6 +50,8 @@ package struct IngestCommand: RunnableCommand, Equatable {
     package var store: String?
     package var actor: String?
     package var lockTimeout: Double?
+    package var refresh: Bool
+    package var apiBase: String?
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         from = try parsed.value(Self.fromOption)
@@ -57,13 +63,18 @@ package struct IngestCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
         actor = try parsed.value(CommonOptions.actor)
         lockTimeout = try parsed.given(CommonOptions.lockTimeout)
+        refresh = parsed.flag(Self.refreshFlag)
+        apiBase = try parsed.value(RefreshCommand.apiBaseOption)
+        if apiBase != nil, !refresh { throw .usage("--api-base goes with --refresh.", command: Self.spec.name) }
+        if refresh, status { throw .usage("--status shows the spool; it takes no --refresh.", command: Self.spec.name) }
         if from != nil, stdin { throw .usage("--from and --stdin cannot be used together.", command: Self.spec.name) }
         if status, from != nil || stdin { throw .usage("--status shows the spool; it takes no --from or --stdin.", command: Self.spec.name) }
     }
 
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
-        let store = context.store(flag: self.store, lockTimeout: timeout)
+        // A team store commits once per batch (docs/ingest.md, "ingest").
+        let store = context.store(flag: self.store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)
         try store.requireExists()
         if status {
             IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)
@@ -71,13 +82,15 @@ package struct IngestCommand: RunnableCommand, Equatable {
         }
         let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment)
         let units = try IngestInput.units(from: from, stdin: stdin ? context.stdin.readAll() : nil, vendor: vendor, spool: Spool(store: store), now: context.now())
-        let runner = IngestRunner(store: store, authenticator: authenticator, actor: IngestSettings.actor(flag: actor, environment: context.environment))
+        let actor = IngestSettings.actor(flag: actor, environment: context.environment)
+        let runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)
         var progress = IngestProgress(stream: context.stderr, width: context.statusWidth)
         progress.total = units.units.count
         let report = try runner.run(units.units) { progress.show($0) }
         progress.clear()
         for problem in units.problems + report.problems { context.stderr.write("\(problem)\n") }
-        IngestSummary.write(report, json: json, to: context.stdout, quiet: context.quiet)
-        return ExitCode.worst(report.exitCode, units.problems.isEmpty ? .success : .usage)
+        let refreshed = refresh ? try refreshTouched(report, store: store, actor: actor, context: context) : nil
+        IngestSummary.write(report, refreshed: refreshed, json: json, to: context.stdout, quiet: context.quiet)
+        return ExitCode.worst(ExitCode.worst(report.exitCode, units.problems.isEmpty ? .success : .usage), refreshed?.exitCode ?? .success)
     }
 }

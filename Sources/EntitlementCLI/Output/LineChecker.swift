@@ -33,10 +33,13 @@ struct LineChecker: Sendable {
         switch StdinLine.read(line) {
         case .skipped: return nil
         case .id(let userID):
+            var customer = userID
             switch answerer.answer(userID, scratch: scratch) {
-            case .level(let level, let profileID):
+            case .level(let level, let profileID, let answered):
+                // `line` ties a record that names the customer of an alias to its input.
+                customer = answered
                 if command.output.format.isJSON {
-                    if !command.quiet { writeLine(level, userID: userID, profileID: profileID, line: number, scratch: scratch, into: &out) }
+                    if !command.quiet { writeLine(level, userID: customer, profileID: profileID, line: number, scratch: scratch, into: &out) }
                     return level.isActive ? .success : .notEntitled
                 }
                 object = level.json
@@ -46,7 +49,7 @@ struct LineChecker: Sendable {
                 object = errorObject(error)
                 code = error.exitCode
             }
-            object["customer_user_id"] = .string(userID)
+            object["customer_user_id"] = .string(customer)
         case .refused(let problem):
             object = errorObject(.invalidUserID(problem))
             var shown = line

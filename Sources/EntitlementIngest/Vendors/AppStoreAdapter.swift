@@ -43,9 +43,13 @@ struct AppStoreAdapter: VendorAdapter {
             try AppStoreMapper.notification(reader, jws: JWSReader(verifier: authenticator.appStore), into: &document)
             guard let time = document.time else { throw reader.vendorMissing(K.signedDate) }
             let type = document.detail ?? "notification"
-            let effects: EventEffects = document.hasProfileData ? EventEffects(document: document)
+            var effects: EventEffects = document.hasProfileData ? EventEffects(document: document)
                 : .none("\(type) carries no customer data")
             let customer = document.appAccountTokens.count == 1 ? document.appAccountTokens[0] : nil
+            if customer == nil, document.hasProfileData {
+                // No token: the customer is whoever holds the original transaction (AppStoreCustomerIndex).
+                effects.holderOf = Array(Set(document.transactions.map(\.transaction.originalTransactionID) + document.renewals.map(\.originalTransactionID))).sorted()
+            }
             return [IngestEvent(vendor: vendor, id: id, type: type, time: time, customer: customer, effects: effects, verification: verification)]
         } catch {
             throw .malformed(error.description)

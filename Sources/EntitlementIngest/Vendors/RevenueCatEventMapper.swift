@@ -74,9 +74,7 @@ enum RevenueCatEventMapper {
         mapped.givesEnvironment = true
         mapped.givesOwnership = true
         document.transactions.append(mapped)
-        for entitlement in (try r.vendorArray("entitlement_ids") ?? []).compactMap(\.stringValue) {
-            document.noteMapping(entitlement, product)
-        }
+        for entitlement in try entitlementIDs(r) { document.noteMapping(entitlement, product) }
         guard transaction.expiresAt != nil else { return document }
         document.renewals.append(try renewal(type: type, original: original, r, time: time))
         return document
@@ -95,9 +93,17 @@ enum RevenueCatEventMapper {
         return renewal
     }
 
+    /// `entitlement_ids`, each one an id config.json can hold: a bad one makes the event
+    /// malformed (400) rather than fail the journal of every event in its batch.
+    private static func entitlementIDs(_ r: FieldReader) throws(FieldError) -> [String] {
+        let ids = (try r.vendorArray("entitlement_ids") ?? []).compactMap(\.stringValue)
+        for id in ids { try ImportValidation.entitlementID(id, path: r.childPath("entitlement_ids")) }
+        return ids
+    }
+
     /// Access RevenueCat gave while a store could not be reached: a manual grant of each entitlement.
     private static func temporaryGrant(_ r: FieldReader, time: Date) throws(FieldError) -> EventEffects {
-        let entitlements = (try r.vendorArray("entitlement_ids") ?? []).compactMap(\.stringValue).filter { !$0.isEmpty }
+        let entitlements = try entitlementIDs(r)
         guard !entitlements.isEmpty else { return .none("names no entitlement (entitlement_ids)") }
         let expiresAt = try r.vendorEpochMilliseconds("expiration_at_ms") ?? time.addingTimeInterval(temporaryGrant)
         let eventID = try r.vendorID("id")

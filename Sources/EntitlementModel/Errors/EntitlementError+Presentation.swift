@@ -14,6 +14,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.code
         case .revoke(let error): return error.code
         case .restore(let error): return error.code
+        case .transfer(let error): return error.code
         case .storeMissing: return "store_not_found"
         case .migrationInProgress: return "migration_in_progress"
         case .migrationCollision: return "migration_collision"
@@ -27,6 +28,7 @@ extension EntitlementError: CustomStringConvertible {
         case .git: return "git_error"
         case .remoteUnavailable, .cloneFailed: return "remote_unavailable"
         case .cannotMerge: return "merge_conflict"
+        case .vendorAPI(let error): return error.code
         }
     }
 
@@ -37,10 +39,12 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return .usage
         case .revoke(let error): return error.exitCode
         case .restore: return .usage
+        case .transfer(let error): return error.exitCode
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .untrustedSignedData, .io, .git, .cannotMerge: return .dataError
         case .migrationInProgress, .migrationCollision: return .dataError
         case .busy: return .busy
         case .remoteUnavailable, .cloneFailed: return .remoteUnavailable
+        case .vendorAPI(let error): return error.exitCode
         }
     }
 
@@ -56,6 +60,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.message
         case .revoke(let error): return error.message
         case .restore(let error): return error.message
+        case .transfer(let error): return error.message
         case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
         case .migrationInProgress(let path, let layout):
             return "store \(Terminal.escape(path)): a migration\(layout.map { " to the \(Terminal.escape($0)) layout" } ?? "") was interrupted; its profiles are half moved"
@@ -75,6 +80,7 @@ extension EntitlementError: CustomStringConvertible {
         case .cloneFailed(let url, let detail): return "cannot clone '\(Terminal.escape(url))': \(Terminal.escape(detail))"
         case .cannotMerge(let path, let conflicts):
             return "\(Terminal.escape(path)): cannot merge " + conflicts.map(Terminal.escape).joined(separator: "\n  ")
+        case .vendorAPI(let error): return error.message
         }
     }
 
@@ -94,6 +100,8 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.hint
         case .revoke: return nil
         case .restore(let error): return error.hint
+        case .transfer(.unknownTransaction): return "See the transactions with 'entitlement history FROM'."
+        case .transfer: return nil
         case .migrationInProgress(_, let layout):
             return "Finish it first: run 'entitlement migrate --layout \(layout.map(Terminal.escape) ?? "LAYOUT")' again. Nothing else reads or writes profiles until then."
         case .migrationCollision:
@@ -110,6 +118,7 @@ extension EntitlementError: CustomStringConvertible {
         case .remoteUnavailable: return "Local commits are kept; run 'entitlement sync' again when the remote is reachable."
         case .cloneFailed: return "Nothing was cloned. Check the URL and your access to it, then run 'entitlement clone' again."
         case .cannotMerge: return "Nothing was merged: resolve the file by hand, then 'git add' it. See docs/team-store.md."
+        case .vendorAPI(let error): return error.hint
         case .storeExists, .io: return nil
         }
     }
@@ -128,6 +137,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return true
         case .revoke(let error): return error.exitCode == .usage
         case .restore: return false
+        case .transfer(let error): return error.exitCode == .usage
         default: return false
         }
     }

@@ -24,6 +24,8 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case revoke(RevokeError)
     /// A restore the planner refused.
     case restore(RestoreError)
+    /// A transfer the planner refused (`entitlement transfer`).
+    case transfer(TransferError)
     /// No store at this path.
     case storeMissing(path: String)
     /// `migrate` was interrupted (its marker is there): reads and writes wait until it is run again.
@@ -54,6 +56,8 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case cloneFailed(url: String, detail: String)
     /// Two versions of a store file that a person must reconcile. Nothing was written.
     case cannotMerge(path: String, conflicts: [String])
+    /// A vendor's API gave nothing to import (`refresh`); nothing was written.
+    case vendorAPI(VendorAPIError)
 }
 
 /// An entitlement id that is not configured, with what is known instead (for "Did you mean").

@@ -5,9 +5,10 @@ import EntitlementRules
 /// What `check` answers for one customer, decided below the command line: the command only
 /// presents it (a JSON line, a CSV record, a table row).
 package enum CheckAnswer {
-    /// The access level, and the profile's `profile_id` (nil when the customer has no
-    /// profile, which answers `never`).
-    case level(AccessLevel, profileID: String?)
+    /// The access level, the profile's `profile_id` (nil when the customer has no profile,
+    /// which answers `never`) and the customer it is about: the id asked, or the customer
+    /// whose alias it is.
+    case level(AccessLevel, profileID: String?, customer: String)
     /// The answer is an error: a profile that cannot be read, or (with `--strict`) no profile.
     case failed(EntitlementError)
 }
@@ -40,14 +41,16 @@ package struct CheckAnswerer: Sendable {
     /// The answer for `userID` (a valid id); `scratch` is the calling thread's own, for the fast path.
     package func answer(_ userID: String, scratch: FastCheck.Scratch?) -> CheckAnswer {
         if let fast, let scratch, let answer = fast.answer(userID, scratch: scratch) {
-            return .level(answer.level, profileID: answer.profileID)
+            return .level(answer.level, profileID: answer.profileID, customer: userID)
         }
         do {
-            if let profile = try store.loadProfile(userID: userID) {
-                return .level(engine.evaluate(entitlement, for: profile, at: date).accessLevel, profileID: profile.profileID)
+            // An id no profile has may be a customer's alias: the answer then names the customer.
+            if let profile = try store.loadProfile(userIDOrAlias: userID) {
+                return .level(engine.evaluate(entitlement, for: profile, at: date).accessLevel, profileID: profile.profileID,
+                              customer: profile.customerUserID)
             }
             if strict { return .failed(.unknownUser(userID)) }
-            return .level(AccessLevel(id: entitlement, state: .never), profileID: nil)
+            return .level(AccessLevel(id: entitlement, state: .never), profileID: nil, customer: userID)
         } catch {
             return .failed(error)
         }

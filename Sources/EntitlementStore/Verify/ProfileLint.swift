@@ -51,7 +51,8 @@ struct ProfileLint: Sendable {
             }
         }
         do {
-            _ = try Profile(json: document)
+            let profile = try Profile(json: document)
+            for problem in aliasIndexProblems(profile) { report(IngestRecordKeys.aliases, problem) }
         } catch {
             // The decoder stops at the first wrong field; add it unless a rule above named it.
             if !found.contains(where: { $0.field == error.path }), !error.message.contains(" repeats ") {

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 

@@ -14,6 +14,8 @@ import EntitlementStore
 ///   whose base was revoked concurrently are moved (`StackedGrants`). If both sides list the same transactions in the same
 ///   order, that order stays; otherwise they are sorted by `purchased_at`, store, id.
 /// - `created_at`: the earliest of the two.
+/// - Transactions, `renewal_info` entries and `last_event` that live ingest set on both sides
+///   from different events: the newer event's record, whole (`EventStampMerge`).
 /// - Everything else (`profile_id`, `custom_attributes`, `renewal_info`, unknown fields):
 ///   `ValueMerge`, the greater value winning where both sides changed it differently.
 enum ProfileMerge {
@@ -40,6 +42,7 @@ enum ProfileMerge {
         merged[created] = EarliestDate.pick(created, ours: left, theirs: right)
             ?? merger.merge(base: origin?[created], ours: left[created], theirs: right[created], path: created)
         ProfileMerge.keepEveryProfileID(&merged, ours: ours, theirs: theirs)
+        EventStampMerge.apply(to: &merged, ours: left, theirs: right)
         var stamp = stamp
         stamp.at = stamp.time(ours: ours, theirs: theirs)
         let (items, reviews) = try transactions(base: ancestor, ours: ours, theirs: theirs, stamp: stamp)

@@ -11,7 +11,7 @@ import EntitlementStore
 /// returns the file as the tool writes it. Nothing is returned for a side it cannot
 /// read: such a file is never rewritten.
 package enum StoreFileMerge {
-    enum Kind: Equatable, Sendable { case profile, configuration }
+    enum Kind: Equatable, Sendable { case profile, configuration, eventRecord }
 
     /// `base` is nil (or empty) when the sides have no common ancestor; `stamp` dates and
     /// attributes what the merge itself records.
@@ -23,10 +23,13 @@ package enum StoreFileMerge {
     /// can be read) lets the safety net compare store purchases too (`AccessComparison`).
     package static func mergeReviewed(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8], stamp: MergeStamp,
                               storeConfiguration: ProductConfiguration?) throws(MergeFailure) -> (bytes: [UInt8], reviews: [MergeReview]) {
+        if isAliasIndexEntry(path) { return (mergeAliasEntry(base: base, ours: ours, theirs: theirs), []) }
         let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
         switch try kind(path: path, contents: left) {
+        case .eventRecord:
+            return (EventRecordMerge.merge(ours: ours, left, theirs: theirs, right), [])
         case .profile:
             let ourProfile = try profile(left, path: path, side: .ours), theirProfile = try profile(right, path: path, side: .theirs)
             let (merged, reviews) = try ProfileMerge.mergeReviewed(base: origin.flatMap { try? profile($0, path: path, side: .base) },
@@ -43,9 +46,24 @@ package enum StoreFileMerge {
         }
     }
 
+    /// `index/alias/…`: a plain text entry (a customer user id), not JSON.
+    static func isAliasIndexEntry(_ path: String) -> Bool {
+        path.hasPrefix(EntitlementStore.aliasIndexDirectory + "/") || path.contains("/\(EntitlementStore.aliasIndexDirectory)/")
+    }
+
+    /// An alias both sides pointed at different customers: the side that changed it wins, and
+    /// when both did, the greater id in byte order, as for any value (docs/team-store.md), so
+    /// every clone settles on the same entry. Both profiles keep listing the alias.
+    static func mergeAliasEntry(base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) -> [UInt8] {
+        if ours == theirs || base == theirs { return ours }
+        if base == ours { return theirs }
+        return ours.lexicographicallyPrecedes(theirs) ? theirs : ours
+    }
+
     /// A profile lives under a `profiles` folder; `config.json` elsewhere is the configuration.
     static func kind(path: String, contents: JSONValue) throws(MergeFailure) -> Kind {
         let components = path.split(separator: "/")
+        if path.hasPrefix(EntitlementStore.eventRecordsDirectory + "/"), path.hasSuffix(".json") { return .eventRecord }
         if components.contains("profiles"), path.hasSuffix(".json") { return .profile }
         if components.last == Substring(EntitlementStore.configFileName) { return .configuration }
         if contents.objectValue?[Profile.CodingKeys.customerUserID.rawValue] != nil { return .profile }

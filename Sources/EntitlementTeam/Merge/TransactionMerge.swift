@@ -10,6 +10,8 @@ import EntitlementRules
 /// winning where both sides changed it differently.
 enum TransactionMerge {
     static func merge(base: JSONObject?, ours: JSONObject, theirs: JSONObject) -> JSONObject {
+        // Both set by vendor events: the newer event's record stands whole (`EventStampMerge`).
+        if let newer = EventStampMerge.transaction(ours: ours, theirs: theirs) { return newer }
         var merger = ValueMerge(policy: .greaterWins)
         var merged = merger.mergeObjects(base: base, ours: ours, theirs: theirs, path: "",
                                          skipping: Set(Revocation.keys + [RevocationRecord.restoredKey]))

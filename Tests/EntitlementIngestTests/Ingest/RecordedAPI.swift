@@ -1,0 +1,93 @@
+import Foundation
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTrust
+@testable import EntitlementImport
+@testable import EntitlementIngest
+import EntitlementTestSupport
+
+/// RevenueCat's REST API played back by lighttpd on 127.0.0.1: `GET /v1/subscribers/{id}` runs
+/// the CGI script named after the id, which answers 401 unless `Authorization` carries
+/// `RecordedAPI.key`, then the recorded answer. Stopped (and waited for) by `stop()` or on release.
+final class RecordedAPI {
+    static let key = "sk_test_refresh"
+    let port: Int
+    let directory: String
+    private var pid: pid_t = 0
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static var available: Bool { WebServer.lighttpdPath != nil && WebServer.curlPath != nil }
+
+    init(directory: String) throws {
+        self.directory = directory
+        port = WebServer.freePort()
+        try FileManager.default.createDirectory(atPath: directory + "/subscribers", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        let config = """
+            server.modules = ("mod_cgi", "mod_alias")
+            server.bind = "127.0.0.1"
+            server.port = \(port)
+            server.document-root = "\(directory)/www"
+            server.errorlog = "\(directory)/error.log"
+            alias.url = ("/v1/subscribers/" => "\(directory)/subscribers/")
+            $HTTP["url"] =~ "^/v1/subscribers/" { cgi.assign = ("" => "") }
+
+            """
+        try config.write(toFile: directory + "/lighttpd.conf", atomically: true, encoding: .utf8)
+        pid = try WebServer.spawn(WebServer.lighttpdPath!, ["-D", "-f", directory + "/lighttpd.conf"])
+        try waitUntilListening()
+    }
+
+    deinit { stop() }
+
+    /// Serves `body` (status 200 after the key check) for `user`; `status` other than 200 answers
+    /// that instead, and `delay` seconds pass first.
+    func serve(_ user: String, body: String, status: Int = 200, delay: Int = 0) {
+        let bodyFile = directory + "/\(UUID().uuidString).body"
+        writeFile(bodyFile, body)
+        let script = """
+            #!/bin/sh
+            sleep \(delay)
+            if [ "$HTTP_AUTHORIZATION" != "Bearer \(Self.key)" ]; then
+              printf 'Status: 401\\r\\nContent-Type: application/json\\r\\n\\r\\n{"code": 7225, "message": "Invalid API key."}'
+              exit 0
+            fi
+            printf 'Status: \(status)\\r\\nContent-Type: application/json\\r\\n\\r\\n'
+            cat '\(bodyFile)'
+
+            """
+        let path = directory + "/subscribers/" + user
+        writeFile(path, script)
+        chmod(path, 0o755)
+    }
+
+    /// The recorded subscriber answer (Fixtures/refresh).
+    static func fixture(_ name: String) -> String { readFile(repositoryRoot + "/Fixtures/refresh/" + name)! }
+
+    /// SIGTERM, then SIGKILL after 5 s; always reaped.
+    func stop() {
+        guard pid > 0 else { return }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<100 {
+            if waitpid(pid, &status, WNOHANG) == pid { pid = 0; return }
+            usleep(50_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        pid = 0
+    }
+
+    private func waitUntilListening() throws {
+        for _ in 0..<200 {
+            if (try? WebServer.run(WebServer.curlPath!, ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/"])).map({ $0 != "000" }) == true { return }
+            usleep(50_000)
+        }
+        stop()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "lighttpd did not start on port \(port)"])
+    }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Live-store benchmarks (issue 25; docs/performance.md, "Live store"). Sourced by scripts/bench.sh
+# (which defines BIN, WORK, AT, TOOLS, MODE and the helpers hf, row, log, stat_ms, le, ge,
+# yes_no, store, manifest); or run alone once the release binary is built (`make release`):
+#
+#   bash scripts/bench-ingest.sh        # 100k-profile store under bench/, results on stdout
+#
+# - `ingest` of INGEST_COUNT App Store notifications (SUBSCRIBED, two JWS each: the signed
+#   payload and its signedTransactionInfo, fully verified against a minted chain) from JSON
+#   Lines on standard input into a copy of the 100k-profile store: events/s; target ≥ 500.
+# - The same into a team store (fan-out layout, git), one commit per batch of 500: ≥ 300/s.
+# - WEBHOOK_POSTS sequential RevenueCat webhook posts through lighttpd (mod_cgi) and curl into
+#   the 100k store, each spooled and applied: median ≤ 15 ms and p99 ≤ 50 ms (curl's time_total).
+# - `check USER premium` on a profile an event just changed, beside the same check before it.
+# Every copy of the store is made with `cp -al` (the tool replaces files by rename, never in
+# place, so the generated store is never changed) in hyperfine's --prepare, which is not timed.
+
+INGEST_COUNT=${INGEST_COUNT:-10000}
+WEBHOOK_POSTS=${WEBHOOK_POSTS:-1000}
+
+ingest_benchmarks() {
+    local size=100000 base dir secrets runs=1 user ms rate team
+    [ "$MODE" = full ] && runs=3
+    base=$(store "$size")
+    dir=$WORK/ingest
+    mkdir -p "$dir"
+    log "ingest: minting $INGEST_COUNT App Store notifications"
+    local gen
+    gen=$(swift build "${TOOLS[@]}" --show-bin-path)/entitlement-bench-jws
+    swift build "${TOOLS[@]}" --product entitlement-bench-jws >&2 && "$gen" --count "$INGEST_COUNT" --out "$dir" --notifications >&2 ||
+        { echo "bench-ingest.sh: minting the notifications failed" >&2; return 0; }
+    secrets=$PWD/$dir/secrets.json
+    printf '{"appstore": {"trust_roots": ["%s"]}, "revenuecat": {"authorization": "Bearer bench"}}\n' "$PWD/$dir/root.der" >"$secrets"
+    chmod 600 "$secrets"
+
+    hf ingest-plain -r "$runs" --prepare "rm -rf $dir/plain && mkdir -p $dir/plain && cp -al $base/. $dir/plain" \
+        "$BIN ingest --stdin --vendor appstore --store $dir/plain --secrets $secrets <$dir/notifications.jsonl >/dev/null 2>&1"
+    ms=$(stat_ms ingest-plain median)
+    rate=$(awk -v n="$INGEST_COUNT" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.0f", n / (ms / 1000) }')
+    # Every event must have been applied: a benchmark of refusals would measure the wrong thing.
+    [ "$(find "$dir/plain/ingest/events/appstore" -name '*.json' | wc -l)" = "$INGEST_COUNT" ] ||
+        echo "bench-ingest.sh: not every notification was applied" >&2
+    row "\`ingest --stdin\` of $INGEST_COUNT App Store notifications, 2 JWS each, verified (${rate:-–} events/s)" "100k" "ingest-plain" \
+        "" "" "" "≥ 500 events/s" "$(yes_no ge "${rate:-}" 500)"
+
+    team=$dir/team-template
+    if [ ! -d "$team/.git" ]; then
+        log "ingest: team store of $size profiles"
+        rm -rf "$team" && mkdir -p "$team" && cp -al "$base/." "$team"
+        rm -f "$team"/bench-peer.* "$team"/bench-users.txt "$team"/bench-manifest.json "$team"/bench-transactions.tsv
+        "$BIN" migrate --layout fanout --store "$team" >&2 && "$BIN" init --git --store "$team" --actor "Bench <bench@localhost>" >&2 ||
+            { echo "bench-ingest.sh: making the team store failed" >&2; return 0; }
+    fi
+    hf ingest-team -r "$runs" --prepare "rm -rf $dir/team && cp -a $team $dir/team" \
+        "$BIN ingest --stdin --vendor appstore --store $dir/team --secrets $secrets <$dir/notifications.jsonl >/dev/null 2>&1"
+    ms=$(stat_ms ingest-team median)
+    rate=$(awk -v n="$INGEST_COUNT" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.0f", n / (ms / 1000) }')
+    row "the same into a team store, one commit per 500 events (${rate:-–} events/s; \`cp -a\` of the repository untimed)" "100k" "ingest-team" \
+        "" "" "" "≥ 300 events/s" "$(yes_no ge "${rate:-}" 300)"
+
+    webhook_benchmark "$base" "$dir" "$secrets"
+
+    user=$(manifest "$SMALL" .sample_users.active_renewing)
+    rm -rf "$dir/check" && mkdir -p "$dir/check" && cp -al "$base/." "$dir/check"
+    hf check-before-event -N -w 3 -r 30 "$BIN check $user premium --store $dir/check --at $AT"
+    printf '{"api_version": "1.0", "event": {"type": "RENEWAL", "id": "bench-check", "app_user_id": "%s", "event_timestamp_ms": 1768478400000, "product_id": "com.example.premium.monthly", "entitlement_ids": ["premium"], "purchased_at_ms": 1768478400000, "expiration_at_ms": 1771156800000, "store": "APP_STORE", "environment": "PRODUCTION", "transaction_id": "bench-check-t", "original_transaction_id": "bench-check-t"}}\n' "$user" |
+        "$BIN" ingest --stdin --store "$dir/check" --secrets "$secrets" >/dev/null 2>&1
+    hf check-after-event -N -w 3 -r 30 "$BIN check $user premium --store $dir/check --at $AT"
+    row "\`check USER premium\` right after an event changed the profile" "100k" "check-after-event" "" \
+        "$(ratio "$(stat_ms check-after-event median)" "$(stat_ms check-before-event median)")x before" "" "no slower than before" \
+        "$(yes_no le "$(ratio "$(stat_ms check-after-event median)" "$(stat_ms check-before-event median)")" 1.05)"
+}
+
+# webhook_benchmark STORE DIR SECRETS: WEBHOOK_POSTS sequential posts through lighttpd and curl.
+webhook_benchmark() {
+    local base=$1 dir=$2 secrets=$3 port times stats bin
+    case $BIN in /*) bin=$BIN ;; *) bin=$PWD/$BIN ;; esac
+    command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || { echo "bench-ingest.sh: no lighttpd" >&2; return 0; }
+    rm -rf "$dir/hook" && mkdir -p "$dir/hook/store" "$dir/hook/cgi" "$dir/hook/www" && cp -al "$base/." "$dir/hook/store"
+    printf '#!/bin/sh\nexec %s webhook --store %s --secrets %s\n' "$bin" "$PWD/$dir/hook/store" "$secrets" >"$dir/hook/cgi/entitlement"
+    chmod 755 "$dir/hook/cgi/entitlement"
+    port=$(( 20000 + RANDOM % 20000 ))
+    cat >"$dir/hook/lighttpd.conf" <<CONF
+server.modules = ("mod_cgi", "mod_alias")
+server.bind = "127.0.0.1"
+server.port = $port
+server.document-root = "$PWD/$dir/hook/www"
+server.errorlog = "$PWD/$dir/hook/error.log"
+alias.url = ("/hooks/" => "$PWD/$dir/hook/cgi/")
+\$HTTP["url"] =~ "^/hooks/" { cgi.assign = ("" => "") }
+CONF
+    local lighttpd; lighttpd=$(command -v lighttpd || echo /usr/sbin/lighttpd)
+    "$lighttpd" -D -f "$dir/hook/lighttpd.conf" &
+    local server=$!
+    for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.05; done
+    log "webhook: $WEBHOOK_POSTS sequential posts through lighttpd"
+    times=$dir/hook/times.txt; : >"$times"
+    for i in $(seq "$WEBHOOK_POSTS"); do
+        printf '{"api_version": "1.0", "event": {"type": "INITIAL_PURCHASE", "id": "hook-%d", "app_user_id": "hook-user-%d", "event_timestamp_ms": 1768478400000, "product_id": "com.example.premium.monthly", "entitlement_ids": ["premium"], "purchased_at_ms": 1768478400000, "expiration_at_ms": 1771156800000, "store": "APP_STORE", "environment": "PRODUCTION", "transaction_id": "hook-t%d", "original_transaction_id": "hook-t%d"}}' "$i" "$((i % 500))" "$i" "$i" >"$dir/hook/body.json"
+        curl -s -o "$dir/hook/answer.json" -w '%{http_code} %{time_total}\n' -H 'Authorization: Bearer bench' -H 'Content-Type: application/json' \
+            --data-binary @"$dir/hook/body.json" "http://127.0.0.1:$port/hooks/entitlement/revenuecat" >>"$times"
+    done
+    kill "$server"; wait "$server" 2>/dev/null
+    [ "$(grep -vc '^200 ' "$times")" = 0 ] || echo "bench-ingest.sh: $(grep -vc '^200 ' "$times") posts were not answered 200" >&2
+    grep -c '"applied": 1' "$dir/hook/answer.json" >/dev/null || echo "bench-ingest.sh: the last post was not applied at once" >&2
+    stats=$(awk '{ print $2 * 1000 }' "$times" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f %.1f", v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5)] }')
+    WEBHOOK_MEDIAN=${stats% *}; WEBHOOK_P99=${stats#* }
+    row "one \`webhook\` request through lighttpd and curl, spooled and applied (median ${WEBHOOK_MEDIAN} ms, p99 ${WEBHOOK_P99} ms over $WEBHOOK_POSTS posts)" \
+        "100k" "" "" "" "" "median ≤ 15 ms, p99 ≤ 50 ms" "$(yes_no eval 'le "$WEBHOOK_MEDIAN" 15 && le "$WEBHOOK_P99" 50')"
+}
+WEBHOOK_MEDIAN=; WEBHOOK_P99=
+
+# Alone: the release binary, a 100k store under bench/, and the rows printed as a table.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    set -uo pipefail
+    cd "$(dirname "$0")/.."
+    MODE=quick; AT=2026-01-15T12:00:00Z; WORK=bench/work-ingest; SMALL=100000
+    TOOLS=(${BENCH_TOOLS:--c release --scratch-path .build-tools -Xlinker --fatal-warnings})
+    BIN=${BIN:-$(swift build -c release --show-bin-path)/entitlement}
+    rm -rf "$WORK"; mkdir -p "$WORK"
+    ROWS=$WORK/rows
+    log() { printf '\n== %s\n' "$*" >&2; }
+    hf() { local key=$1; shift; log "$key"; hyperfine --style basic --export-json "$WORK/$key.json" "$@" >&2; }
+    stat_ms() { [ -f "$WORK/$1.json" ] && jq -r ".results[0].$2 * 1000" "$WORK/$1.json" || echo ""; }
+    row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$(stat_ms "$3" median)" "$5" "$7" "$8" >>"$ROWS"; }
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.2f", a / b }'; }
+    le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a <= b) }'; }
+    ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a >= b) }'; }
+    yes_no() { if "$@"; then echo yes; else echo no; fi; }
+    store() { echo "bench/store-$1"; }
+    manifest() { jq -r "$2" "$(store "$1")/bench-manifest.json"; }
+    [ -f "$(store 100000)/bench-manifest.json" ] || make bench-store SIZE=100000 >&2 || exit 1
+    ingest_benchmarks
+    echo "| operation | profiles | median (ms) | vs | target | met |"
+    echo "| --- | --- | --- | --- | --- | --- |"
+    cat "$ROWS"
+fi
