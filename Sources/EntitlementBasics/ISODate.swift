@@ -6,6 +6,7 @@ import FoundationEssentials
 /// `YYYY-MM-DD` (midnight UTC). Writes UTC with `Z`, with milliseconds (or
 /// microseconds) only when needed. Hand-written because Foundation's formatters
 /// take neither nine digits nor `+0000` in one configuration, and cost start-up time.
+@usableFromInline
 package enum ISODate {
     /// 0001-01-01T00:00:00Z, the first instant with a four-digit year.
     package static let firstInstant = -62_135_596_800.0
@@ -26,6 +27,7 @@ package enum ISODate {
     }
 
     /// Parses UTF-8 bytes; see `parse(_:)`.
+    @usableFromInline
     package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // The form the tool writes for whole seconds (nearly every date in a store) first;
         // anything else, including a malformed date of that length, takes the general path.
@@ -112,6 +114,7 @@ package enum ISODate {
     }
 
     /// Appends `format(date)`'s UTF-8 to `sink`, written in place for real dates.
+    @usableFromInline
     package static func append(_ date: Date, to sink: ByteSink) {
         let parts = Parts(date)
         guard (0...9999).contains(parts.civil.year) else {

@@ -1,6 +1,7 @@
 extension ByteCursor {
     /// A string at the cursor (on its quote) without escapes: the range of its content
     /// and whether it is all ASCII. Other than ASCII, it must be valid UTF-8.
+    @inlinable
     package mutating func string() throws(Unsupported) -> (Range<Int>, Bool) {
         index += 1
         let start = index
@@ -25,6 +26,7 @@ extension ByteCursor {
     }
 
     /// Well-formed UTF-8 (Unicode's table 3-7): no overlong forms, no surrogates, nothing past U+10FFFF.
+    @inlinable
     package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count

@@ -3,8 +3,9 @@ import Glibc
 /// The byte decoder gave up: the document is malformed, or uses something the fast path
 /// leaves to the tree (an escape in a key, deep nesting). The tree path then reads it,
 /// and reports the error, with line and column, exactly as it always has.
+@usableFromInline
 package struct Unsupported: Error {
-    package init() {}
+    @inlinable package init() {}
 }
 
 /// A strict forward scanner over a JSON text that accepts only what `JSONParser` accepts.
@@ -13,27 +14,36 @@ package struct Unsupported: Error {
 /// objects and arrays are skipped (with the parser's checks: syntax, UTF-8, control
 /// characters, duplicate keys). It gives up (`Unsupported`) on anything it does not
 /// handle itself, including every error, so that the tree path has the last word.
+///
+/// Its methods are `@inlinable` (NIOCore's `ByteBuffer` does the same): the scanners that
+/// call them in hot loops live in other modules (Rules, Model), and a call across a module
+/// boundary is neither inlined nor specialized otherwise (docs/performance.md, "Layered modules").
+/// The type itself is `@usableFromInline` as well: Swift 6.3 serializes the `@inlinable`
+/// members of a `package` type for other modules only when the type is marked so, and
+/// otherwise calls them, silently; so does every type of the byte layer.
+@usableFromInline
 package struct ByteCursor {
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index = 0
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var index = 0
     /// Keys of the objects being checked for duplicates, innermost last (`beginKeys`).
     /// Internal so that a scanner reused from file to file can lend the cursor its storage.
-    package var keyLog: [Range<Int>] = []
+    @usableFromInline package var keyLog: [Range<Int>] = []
 
     /// Skipped objects nest at most this deep; deeper ones go to the tree path.
-    package static let maximumSkipDepth = 64
+    @usableFromInline package static let maximumSkipDepth = 64
     /// A skipped object with more keys than this goes to the tree path (its duplicate check is quadratic).
-    package static let maximumSkippedKeys = 64
+    @usableFromInline package static let maximumSkippedKeys = 64
 
+    @inlinable
     package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The byte at the cursor, or 0 at the end (0 is never valid where a token is expected).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func peek() -> UInt8 { index < bytes.count ? bytes[index] : 0 }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func skipWhitespace() {
         guard index < bytes.count, bytes[index] <= 0x20 else { return }
         skipWhitespaceRun()
@@ -41,7 +51,8 @@ package struct ByteCursor {
 
     /// The whitespace from the cursor, which is on a byte at or below 0x20. A newline and
     /// the indentation after it, the usual run in a pretty-printed file, is taken in one step.
-    private mutating func skipWhitespaceRun() {
+    @inlinable
+    mutating func skipWhitespaceRun() {
         if bytes[index] == 0x0A, index + 9 <= bytes.count, let base = UnsafeRawPointer(bytes.baseAddress) {
             let others = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index + 1, as: UInt64.self)) ^ 0x2020_2020_2020_2020
             index += 1 + (others == 0 ? 8 : others.trailingZeroBitCount / 8)
@@ -65,7 +76,7 @@ package struct ByteCursor {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func expect(_ byte: UInt8) throws(Unsupported) {
         guard peek() == byte else { throw Unsupported() }
         index += 1
@@ -74,6 +85,7 @@ package struct ByteCursor {
     // MARK: Objects and arrays
 
     /// Enters an object at the cursor (after whitespace).
+    @inlinable
     package mutating func beginObject() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: "{"))
@@ -81,6 +93,7 @@ package struct ByteCursor {
 
     /// The next key of the object being read, with the cursor on its value; nil after the
     /// closing brace. `first` is true before the first key and is cleared here.
+    @inlinable
     package mutating func nextKey(first: inout Bool) throws(Unsupported) -> Range<Int>? {
         guard try toNextKey(first: &first) else { return nil }
         let (key, _) = try string()
@@ -90,7 +103,7 @@ package struct ByteCursor {
 
     /// Moves to the opening quote of the object's next key and returns true, or past the
     /// closing brace and returns false. `first` is true before the first key and is cleared here.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
@@ -108,7 +121,7 @@ package struct ByteCursor {
     }
 
     /// From just after a key's closing quote to its value: the colon and the whitespace around it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func toValue() throws(Unsupported) {
         // As written: a colon, one space and the value.
         if bytes.count - index > 2, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20, bytes[index + 2] > 0x20 {
@@ -123,7 +136,7 @@ package struct ByteCursor {
     /// True, with the cursor just after the key, when the key at the cursor (on its opening
     /// quote) is `quoted`: a key's bytes followed by its closing quote. A key with no quote,
     /// backslash or control character in it, so the bytes are the whole string.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count - index > quoted.count,
               ShortBytes.equal(bytes.baseAddress! + index + 1, quoted.baseAddress!, count: quoted.count) else { return false }
@@ -132,12 +145,14 @@ package struct ByteCursor {
     }
 
     /// Enters an array at the cursor (after whitespace).
+    @inlinable
     package mutating func beginArray() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: "["))
     }
 
     /// True with the cursor on the next element, false after the closing bracket.
+    @inlinable
     package mutating func nextElement(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
@@ -153,19 +168,19 @@ package struct ByteCursor {
     }
 
     /// True when the bytes of two ranges are the same.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool { Self.same(bytes, a, b) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
         a.count == b.count && (a.isEmpty || ShortBytes.equal(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, count: a.count))
     }
 
     /// True when the range holds exactly `text`'s bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ range: Range<Int>, _ text: StaticString) -> Bool { Self.equals(bytes, range, text) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
         range.count == text.utf8CodeUnitCount && ShortBytes.equal(bytes.baseAddress! + range.lowerBound, text.utf8Start, count: range.count)
     }
@@ -173,6 +188,7 @@ package struct ByteCursor {
     // MARK: Values
 
     /// Scans the value at the cursor (after whitespace), skipping objects and arrays whole.
+    @inlinable
     package mutating func value(depth: Int = 0) throws(Unsupported) -> ScannedValue {
         switch peek() {
         case UInt8(ascii: "\""):
@@ -193,13 +209,15 @@ package struct ByteCursor {
         }
     }
 
-    private mutating func literal(_ text: StaticString) throws(Unsupported) {
+    @inlinable
+    mutating func literal(_ text: StaticString) throws(Unsupported) {
         let count = text.utf8CodeUnitCount
         guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0 else { throw Unsupported() }
         index += count
     }
 
-    private mutating func skipObject(depth: Int) throws(Unsupported) {
+    @inlinable
+    mutating func skipObject(depth: Int) throws(Unsupported) {
         guard depth < Self.maximumSkipDepth else { throw Unsupported() }
         index += 1
         let keys = beginKeys()
@@ -214,11 +232,12 @@ package struct ByteCursor {
     // MARK: Duplicate keys
 
     /// Starts the duplicate-key check of an object's keys; pass the mark to `addKey` and `endKeys`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func beginKeys() -> Int { keyLog.count }
 
     /// Adds a key of the object begun at `mark`; gives up when the object already had it, or
     /// has too many keys to compare (the check is quadratic).
+    @inlinable
     package mutating func addKey(_ key: Range<Int>, since mark: Int) throws(Unsupported) {
         guard keyLog.count - mark < Self.maximumSkippedKeys else { throw Unsupported() }
         for earlier in keyLog[mark...] where same(earlier, key) { throw Unsupported() }
@@ -226,12 +245,13 @@ package struct ByteCursor {
     }
 
     /// Ends the check begun at `mark`, forgetting that object's keys.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func endKeys(_ mark: Int) {
         if keyLog.count > mark { keyLog.removeSubrange(mark...) }
     }
 
-    private mutating func skipArray(depth: Int) throws(Unsupported) {
+    @inlinable
+    mutating func skipArray(depth: Int) throws(Unsupported) {
         guard depth < Self.maximumSkipDepth else { throw Unsupported() }
         index += 1
         var first = true
@@ -239,6 +259,7 @@ package struct ByteCursor {
     }
 
     /// A number as the parser's grammar has it; the range of its text.
+    @inlinable
     package mutating func number() throws(Unsupported) -> Range<Int> {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
@@ -259,10 +280,11 @@ package struct ByteCursor {
         return start..<index
     }
 
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    @inlinable @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private mutating func skipDigits() {
+    @inlinable
+    mutating func skipDigits() {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
 }

@@ -1,4 +1,5 @@
 /// Prices as the writer spells them (`8.99`, `0`, `-12.5`), read without `strtod`.
+@usableFromInline
 enum DecimalLiteral {
     /// Powers of ten that are exact `Double`s (10^0 ... 10^22).
     private static let exactPowers: [Double] = (0...22).map { exponent in
@@ -14,6 +15,7 @@ enum DecimalLiteral {
     /// both exact `Double`s, so one correctly rounded division gives the correctly rounded
     /// value, bit for bit what `strtod` gives.
     @inline(__always)
+    @usableFromInline
     static func exactValue(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         let negative = text.first == UInt8(ascii: "-")

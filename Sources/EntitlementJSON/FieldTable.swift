@@ -4,24 +4,28 @@
 /// object each time. `values(in:)` walks the object once and puts every known field's
 /// value in its slot; a later lookup by name only searches the few known keys of the
 /// same byte length. Keys compare as bytes (`JSONKey`).
+@usableFromInline
 package struct FieldTable: Sendable {
     package let keys: [String]
     /// Slots of the keys of each byte length (index: the length).
-    private let byLength: [[Int]]
+    @usableFromInline let byLength: [[Int]]
     /// Each key's bytes, zero-padded into four words: two keys of the same length are
     /// the same bytes exactly when their words are equal.
-    private let packed: [Packed]
+    @usableFromInline let packed: [Packed]
 
-    private struct Packed: Equatable, Sendable {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        static let capacity = 32
+    @usableFromInline
+    struct Packed: Equatable, Sendable {
+        @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        @usableFromInline static let capacity = 32
 
         /// The bytes packed, or nil when they are longer than any key a table can hold.
+        @inlinable
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard bytes.count <= Self.capacity else { return nil }
             withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
         }
 
+        @inlinable
         static func == (lhs: Packed, rhs: Packed) -> Bool {
             lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
         }
@@ -49,7 +53,7 @@ package struct FieldTable: Sendable {
     }
 
     /// The slot of the key whose UTF-8 bytes are `bytes`, or nil (the byte decoder's lookup).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slot(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count < byLength.count, let wanted = Packed(bytes) else { return nil }
         return byLength.withUnsafeBufferPointer { byLength in

@@ -6,15 +6,17 @@ import EntitlementBasics
 /// `check --stdin`). The caller writes each object's keys in byte order (the writer's
 /// sorted order); debug builds check it.
 ///
-/// The bytes go into a `ByteSink`: a stream is passed `inout` and never copied.
+/// The bytes go into a `ByteSink`: a stream is passed `inout` and never copied. Its writes are
+/// `@inlinable`: `status --json` and `check --stdin` write through it from the CLI module.
+@usableFromInline
 package struct JSONStream {
-    package let sink: ByteSink
-    package let style: JSONWriter.Style
-    private var depth = 0
+    @usableFromInline package let sink: ByteSink
+    @usableFromInline package let style: JSONWriter.Style
+    @usableFromInline var depth = 0
     /// True until the open container has its first member.
-    private var first = true
+    @usableFromInline var first = true
     #if DEBUG
-    private var lastKeys: [[UInt8]?] = [nil]
+    @usableFromInline var lastKeys: [[UInt8]?] = [nil]
     #endif
 
     package init(style: JSONWriter.Style = .pretty, capacity: Int = 1024) {
@@ -31,23 +33,26 @@ package struct JSONStream {
     /// A copy of the bytes written.
     package var bytes: [UInt8] { sink.array }
 
-    package mutating func beginObject() { open(UInt8(ascii: "{")) }
-    package mutating func endObject() { close(UInt8(ascii: "}")) }
-    package mutating func beginArray() { open(UInt8(ascii: "[")) }
-    package mutating func endArray() { close(UInt8(ascii: "]")) }
+    @inlinable package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    @inlinable package mutating func endObject() { close(UInt8(ascii: "}")) }
+    @inlinable package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    @inlinable package mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the next member of the open object.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func key(_ key: StaticString) {
         startMember()
         sink.append(UInt8(ascii: "\""))
         sink.append(key)
         sink.append(UInt8(ascii: "\""))
+        #if DEBUG
         checkOrder(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        #endif
         afterKey()
     }
 
     /// A key that is not a literal (an entitlement or product id); literals take `key(_:)`.
+    @inlinable
     package mutating func key(named key: String) {
         startMember()
         Self.writeString(key, into: sink)
@@ -59,9 +64,9 @@ package struct JSONStream {
     }
 
     /// Starts the next element of the open array.
-    package mutating func element() { startMember() }
+    @inlinable package mutating func element() { startMember() }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func string(_ text: String?) {
         guard let text else { return null() }
         Self.writeString(text, into: sink)
@@ -69,7 +74,7 @@ package struct JSONStream {
 
     /// `JSONWriter.writeString` into a sink, with the common case (nothing to escape)
     /// copied straight from the string's storage.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func writeString(_ text: String, into sink: ByteSink) {
         // The string's own storage, borrowed: a mutable copy for `withUTF8` cost a retain
         // and a release per string written (atomic, and a miss on a string not yet touched).
@@ -87,13 +92,13 @@ package struct JSONStream {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func bool(_ flag: Bool) { literal(flag ? "true" : "false") }
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func null() { literal("null") }
 
     /// A date as `ISODate.format` writes it, or null.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func date(_ date: Date?) {
         guard let date else { return null() }
         sink.append(UInt8(ascii: "\""))
@@ -102,6 +107,7 @@ package struct JSONStream {
     }
 
     /// An integer, in decimal.
+    @inlinable
     package mutating func int(_ number: Int) {
         var text = String(number)
         text.withUTF8 { sink.append($0) }
@@ -115,22 +121,24 @@ package struct JSONStream {
     }
 
     /// Appends bytes written elsewhere (a newline between records).
-    package mutating func raw(_ byte: UInt8) { sink.append(byte) }
+    @inlinable package mutating func raw(_ byte: UInt8) { sink.append(byte) }
 
     /// A value the caller writes itself, in this stream's spelling, at the current depth
     /// (a renderer's fast path for a large value).
+    @inlinable
     package mutating func value(writtenBy write: (_ depth: Int, _ sink: ByteSink) -> Void) {
         write(depth, sink)
     }
 
     // MARK: Layout
 
-    @inline(__always)
-    private mutating func literal(_ text: StaticString) {
+    @inlinable @inline(__always)
+    mutating func literal(_ text: StaticString) {
         sink.append(text)
     }
 
-    private mutating func open(_ bracket: UInt8) {
+    @inlinable
+    mutating func open(_ bracket: UInt8) {
         sink.append(bracket)
         depth += 1
         first = true
@@ -139,7 +147,8 @@ package struct JSONStream {
         #endif
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    @inlinable
+    mutating func close(_ bracket: UInt8) {
         depth -= 1
         if !first { newline() }
         sink.append(bracket)
@@ -149,21 +158,21 @@ package struct JSONStream {
         #endif
     }
 
-    @inline(__always)
-    private mutating func startMember() {
+    @inlinable @inline(__always)
+    mutating func startMember() {
         if !first { sink.append(UInt8(ascii: ",")) }
         first = false
         newline()
     }
 
-    @inline(__always)
-    private mutating func afterKey() {
+    @inlinable @inline(__always)
+    mutating func afterKey() {
         sink.append(UInt8(ascii: ":"))
         if style == .pretty { sink.append(UInt8(ascii: " ")) }
     }
 
-    @inline(__always)
-    private mutating func newline() {
+    @inlinable @inline(__always)
+    mutating func newline() {
         guard style == .pretty else { return }
         sink.append(0x0A)
         let count = depth * 2
@@ -171,9 +180,11 @@ package struct JSONStream {
         sink.append(UnsafeBufferPointer(start: Self.spaces.utf8Start, count: count))
     }
 
-    private static let spaces: StaticString = "                                "
+    @usableFromInline static let spaces: StaticString = "                                "
 
-    private mutating func checkOrder(_ key: UnsafeBufferPointer<UInt8>) {
+    /// Debug builds only; not inlinable, so that the inlined writes need not see `JSONKey`.
+    @usableFromInline
+    mutating func checkOrder(_ key: UnsafeBufferPointer<UInt8>) {
         #if DEBUG
         if let last = lastKeys[lastKeys.count - 1] {
             assert(last.withUnsafeBufferPointer { JSONKey.compare($0, key) < 0 }, "keys out of order: \(String(decoding: key, as: UTF8.self))")

@@ -1,6 +1,8 @@
 /// Serializes `JSONValue` trees: pretty-printed with sorted keys for files and
 /// `--json` output (stable diffs and golden files), or compact for JSON Lines.
+@usableFromInline
 package struct JSONWriter: Sendable {
+    @usableFromInline
     package enum Style: Sendable { case pretty, compact }
 
     package var style: Style
@@ -101,6 +103,7 @@ package struct JSONWriter: Sendable {
         return inOrder ? entries : entries.sorted { JSONKey.precedes($0.key, $1.key) }
     }
 
+    @usableFromInline
     package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them in one go, straight from their storage.

@@ -3,6 +3,7 @@ import EntitlementBasics
 
 /// Typed reads of a slot, with `FieldReader`'s rules (`null` is absent; a wrong type gives up).
 extension ScannedFields {
+    @inlinable
     package func optionalString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -12,11 +13,13 @@ extension ScannedFields {
     }
 
     /// A non-empty string (`FieldReader.identifier`).
+    @inlinable
     package func identifier(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String {
         guard let text = try optionalString(slot, bytes), !text.isEmpty else { throw Unsupported() }
         return text
     }
 
+    @inlinable
     package func optionalDate(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Date? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -27,6 +30,7 @@ extension ScannedFields {
         }
     }
 
+    @inlinable
     package func optionalBool(_ slot: Int) throws(Unsupported) -> Bool? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -36,6 +40,7 @@ extension ScannedFields {
     }
 
     /// A finite number (`FieldReader.optionalNumber`: `Double` of the literal text).
+    @inlinable
     package func optionalNumber(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Double? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -49,6 +54,7 @@ extension ScannedFields {
     }
 
     /// A whole number (`FieldReader.optionalInt`: `Int` of the literal text).
+    @inlinable
     package func optionalInt(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Int? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -60,6 +66,7 @@ extension ScannedFields {
     }
 
     /// Absent, null or an object: the range of the object, if any.
+    @inlinable
     package func optionalObject(_ slot: Int) throws(Unsupported) -> Range<Int>? {
         switch values[slot] {
         case .absent, .null: return nil

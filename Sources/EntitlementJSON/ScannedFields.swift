@@ -3,27 +3,33 @@ import FoundationEssentials
 /// The values of one object's known fields, by `FieldTable` slot, read straight from the
 /// bytes with the rules of `FieldReader` (`null` is absent; a wrong type is an error).
 /// Any error gives up (`Unsupported`): the tree path then reports it, with its path.
+///
+/// `read` and the typed reads are `@inlinable`, with their state `@usableFromInline`: the
+/// check scanner (Rules) passes `read` a closure, which only a caller that sees the body can
+/// specialize; across the module boundary it cost `check --stdin` about a tenth of its
+/// instructions (docs/performance.md, "Layered modules").
+@usableFromInline
 package struct ScannedFields {
-    package let table: FieldTable
+    @usableFromInline package let table: FieldTable
     /// The value of each slot; reset for every object.
-    package private(set) var values: [ScannedValue]
+    @usableFromInline package internal(set) var values: [ScannedValue]
     /// Per slot, the last few strings made and where their bytes were (`internWays` a
     /// slot, replaced in turn): transactions repeat product ids, stores, types and the
     /// original ids of interleaved subscriptions, which then cost no allocation. Only
     /// for a reader that makes strings (`interning`): the scanner of `check` makes none.
-    private var internRanges: [Range<Int>] = []
-    private var internTexts: [String] = []
-    private var internNext: [Int] = []
-    package static let internWays = 8
+    @usableFromInline var internRanges: [Range<Int>] = []
+    @usableFromInline var internTexts: [String] = []
+    @usableFromInline var internNext: [Int] = []
+    @usableFromInline package static let internWays = 8
 
     /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
     /// at the cursor when the key is the one predicted.
-    private let quotedKeys: [UInt8]
-    private let quotedRanges: [Range<Int>]
+    @usableFromInline let quotedKeys: [UInt8]
+    @usableFromInline let quotedRanges: [Range<Int>]
     /// The slots of the previous object's keys in their order (-1: a key the table does
     /// not know): objects of an array are usually written with the same keys in the same
     /// order, so the key at each position is first compared with that one.
-    private var order: [Int] = []
+    @usableFromInline var order: [Int] = []
 
     package init(_ table: FieldTable, interning: Bool = false) {
         self.table = table
@@ -48,9 +54,10 @@ package struct ScannedFields {
     }
 
     /// Slots already filled in the current object (a repeated key is the tree path's to report).
-    private var seen: UInt64 = 0
+    @usableFromInline var seen: UInt64 = 0
 
     /// Starts a new object: every slot absent.
+    @inlinable
     package mutating func begin() {
         values.withUnsafeMutableBufferPointer { values in
             for slot in values.indices { values[slot] = .absent }
@@ -59,7 +66,7 @@ package struct ScannedFields {
     }
 
     /// Fills `slot`; gives up when the object already had that key.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func set(_ slot: Int, _ value: ScannedValue) throws(Unsupported) {
         guard seen & (1 << UInt64(slot)) == 0 else { throw Unsupported() }
         seen |= 1 << UInt64(slot)
@@ -67,13 +74,14 @@ package struct ScannedFields {
     }
 
     /// The slot of the key at `key`, or nil when the table does not know it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func slot(_ key: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         table.slot(bytes: UnsafeBufferPointer(rebasing: bytes[key]))
     }
 
     /// Reads the object at the cursor into the slots and returns its byte range; `unknown`
     /// scans the value of each key the table does not know.
+    @inlinable
     package mutating func read(_ cursor: inout ByteCursor, unknown: (inout ByteCursor, Range<Int>) throws(Unsupported) -> Void) throws(Unsupported) -> Range<Int> {
         begin()
         let start = cursor.index
@@ -108,14 +116,15 @@ package struct ScannedFields {
     }
 
     /// True, with the cursor past the key, when the key at the cursor is `slot`'s.
-    @inline(__always)
-    private func skipPredictedKey(_ slot: Int, _ cursor: inout ByteCursor) -> Bool {
+    @inlinable @inline(__always)
+    func skipPredictedKey(_ slot: Int, _ cursor: inout ByteCursor) -> Bool {
         let range = quotedRanges[slot]
         return quotedKeys.withUnsafeBufferPointer { cursor.skipKey(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// Records that the object's key at `position` was `slot`'s (-1: unknown), for the next object.
-    private mutating func remember(_ slot: Int, at position: Int) {
+    @inlinable
+    mutating func remember(_ slot: Int, at position: Int) {
         if position < order.count {
             order[position] = slot
         } else if position == order.count, position < 64 {
@@ -126,6 +135,7 @@ package struct ScannedFields {
     // MARK: Typed reads (FieldReader's rules; the others in ScannedFields+Typed)
 
     /// Like `optionalString`, remembering recent strings of the field for the next objects.
+    @inlinable
     package mutating func repeatedString(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> String? {
         switch values[slot] {
         case .absent, .null: return nil
@@ -151,7 +161,7 @@ package struct ScannedFields {
     }
 
     /// The scanner accepted the bytes as UTF-8 already.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func makeString(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }

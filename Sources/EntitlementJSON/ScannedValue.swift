@@ -1,4 +1,5 @@
 /// One scanned JSON value: its kind and where its bytes are (no tree, no copy).
+@usableFromInline
 package enum ScannedValue {
     case absent, null
     case bool(Bool)
@@ -10,11 +11,13 @@ package enum ScannedValue {
     case object(Range<Int>)
     case array(Range<Int>)
 
+    @inlinable
     package var isAbsent: Bool {
         if case .absent = self { return true }
         return false
     }
 
+    @inlinable
     package var isNullOrAbsent: Bool {
         switch self {
         case .absent, .null: return true

@@ -1,8 +1,9 @@
 /// Equality of short runs of bytes (keys, ids, product names: mostly 5 to 40 bytes),
 /// compared a word at a time in line: a call to `memcmp` costs more than the comparison
 /// for runs this short, and the scanner of `check --stdin` compares a few hundred a user.
+@usableFromInline
 package enum ShortBytes {
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         if count >= 8 {
             var offset = 0

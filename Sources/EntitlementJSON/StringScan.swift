@@ -1,5 +1,6 @@
 /// The word-at-a-time skip over the ordinary bytes of a JSON string, shared by the tree
 /// parser (`JSONParser`) and the tree-free decoder (`ByteCursor`).
+@usableFromInline
 enum StringScan {
     /// Skips, eight bytes at a time, the bytes from `start` that are none of '"', '\\' and
     /// the control characters; returns where it stopped (at the first such byte, or fewer
@@ -9,7 +10,7 @@ enum StringScan {
     /// The bit tricks of "Bit Twiddling Hacks": a byte-wise test for zero, or for less than
     /// 0x20, has no false negative, and the lowest flagged byte is a true hit (a false one
     /// needs a borrow from a true hit below it), so the bytes before it are ordinary.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func skipOrdinary(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (index: Int, sawNonASCII: Bool) {
         var index = start
         var union: UInt64 = 0

@@ -50,7 +50,7 @@ package struct TransactionType: OpenEnum {
     package static let introRenewed = TransactionType(.introRenewed)
     package static let nonConsumablePurchase = TransactionType(.nonConsumablePurchase)
     package static let consumablePurchase = TransactionType(.consumablePurchase)
-    package static let manualGrant = TransactionType(.manualGrant)
+    @usableFromInline package static let manualGrant = TransactionType(.manualGrant)
 
     /// The documented values, in documentation order.
     package static let known: [TransactionType] = Kind.documented.map(TransactionType.init)

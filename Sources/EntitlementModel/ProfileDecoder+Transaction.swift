@@ -3,17 +3,48 @@ import EntitlementJSON
 
 extension ProfileDecoder {
     /// Slots of `Transaction.fieldTable`: the order of `Transaction.CodingKeys` (a test checks it).
+    /// Computed and `@inlinable`: other modules (the check scanner) read them as constants;
+    /// `static let`s were a lazy global's accessor each, per field of every transaction.
+    @usableFromInline
     package enum TransactionSlot {
-        package static let transactionID = 0, originalTransactionID = 1, productID = 2, store = 3, type = 4, purchasedAt = 5
-        package static let startsAt = 6, expiresAt = 7, revokedAt = 8, revocationReason = 9, revokedBy = 10, environment = 11
-        package static let ownershipType = 12, offerCode = 13, price = 14, currency = 15, entitlement = 16, grantedAt = 17
-        package static let grantedBy = 18, reason = 19, idempotencyKey = 20, isUpgraded = 21, vendor = 22
+        @inlinable package static var transactionID: Int { 0 }
+        @inlinable package static var originalTransactionID: Int { 1 }
+        @inlinable package static var productID: Int { 2 }
+        @inlinable package static var store: Int { 3 }
+        @inlinable package static var type: Int { 4 }
+        @inlinable package static var purchasedAt: Int { 5 }
+        @inlinable package static var startsAt: Int { 6 }
+        @inlinable package static var expiresAt: Int { 7 }
+        @inlinable package static var revokedAt: Int { 8 }
+        @inlinable package static var revocationReason: Int { 9 }
+        @inlinable package static var revokedBy: Int { 10 }
+        @inlinable package static var environment: Int { 11 }
+        @inlinable package static var ownershipType: Int { 12 }
+        @inlinable package static var offerCode: Int { 13 }
+        @inlinable package static var price: Int { 14 }
+        @inlinable package static var currency: Int { 15 }
+        @inlinable package static var entitlement: Int { 16 }
+        @inlinable package static var grantedAt: Int { 17 }
+        @inlinable package static var grantedBy: Int { 18 }
+        @inlinable package static var reason: Int { 19 }
+        @inlinable package static var idempotencyKey: Int { 20 }
+        @inlinable package static var isUpgraded: Int { 21 }
+        @inlinable package static var vendor: Int { 22 }
     }
 
     /// Slots of `RenewalInfo.fieldTable`.
+    /// Computed and `@inlinable`: other modules (the check scanner) read them as constants;
+    /// `static let`s were a lazy global's accessor each, per field of every transaction.
+    @usableFromInline
     package enum RenewalSlot {
-        package static let willRenew = 0, unsubscribedAt = 1, billingIssueDetectedAt = 2, gracePeriodExpiresAt = 3, isInBillingRetry = 4
-        package static let isPaused = 5, pausedAt = 6, resumesAt = 7
+        @inlinable package static var willRenew: Int { 0 }
+        @inlinable package static var unsubscribedAt: Int { 1 }
+        @inlinable package static var billingIssueDetectedAt: Int { 2 }
+        @inlinable package static var gracePeriodExpiresAt: Int { 3 }
+        @inlinable package static var isInBillingRetry: Int { 4 }
+        @inlinable package static var isPaused: Int { 5 }
+        @inlinable package static var pausedAt: Int { 6 }
+        @inlinable package static var resumesAt: Int { 7 }
     }
 
     /// The transaction object at the cursor, with the checks of `Transaction(json:)`.

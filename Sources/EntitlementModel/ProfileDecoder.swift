@@ -9,6 +9,7 @@ import EntitlementJSON
 /// `Profile(json:)` accept, or gives up: then `decode` returns nil and the caller takes the
 /// tree path, which gives the same profile or reports the error (path, line, column)
 /// as it always has. Escapes, a byte-order mark and unusual shapes also take that path.
+@usableFromInline
 package struct ProfileDecoder {
     let source: [UInt8]
     var cursor: ByteCursor
@@ -38,9 +39,17 @@ package struct ProfileDecoder {
     ].map { $0.rawValue })
 
     /// The slots of `fieldTable`, named for the byte decoder and the check scanner.
+    /// Computed and `@inlinable`: other modules (the check scanner) read them as constants;
+    /// `static let`s were a lazy global's accessor each, per field of every transaction.
+    @usableFromInline
     package enum Slot {
-        package static let schemaVersion = 0, profileID = 1, customerUserID = 2, createdAt = 3
-        package static let customAttributes = 4, transactions = 5, renewalInfo = 6
+        @inlinable package static var schemaVersion: Int { 0 }
+        @inlinable package static var profileID: Int { 1 }
+        @inlinable package static var customerUserID: Int { 2 }
+        @inlinable package static var createdAt: Int { 3 }
+        @inlinable package static var customAttributes: Int { 4 }
+        @inlinable package static var transactions: Int { 5 }
+        @inlinable package static var renewalInfo: Int { 6 }
     }
 
     private mutating func profile() throws(Unsupported) -> Profile {

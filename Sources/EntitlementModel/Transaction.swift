@@ -3,41 +3,42 @@ import EntitlementJSON
 
 /// One purchase, renewal or manual grant in a profile. Never deleted: a refund
 /// or a support revocation sets `revokedAt`.
+@usableFromInline
 package struct Transaction: Equatable, Sendable {
     /// The fields, in one shared box: a profile can hold 10,000 transactions, and the
     /// engine filters, sorts and pairs them; a copy of the value is then one reference,
     /// not twenty (the box is copied on the first change of a shared one).
     @usableFromInline var fields: TransactionFields
 
-    package var transactionID: String { @inlinable get { fields.transactionID } set { mutableFields().transactionID = newValue } }
+    @usableFromInline package var transactionID: String { @inlinable get { fields.transactionID } set { mutableFields().transactionID = newValue } }
     /// The first transaction of a subscription; keys the profile's renewal info.
-    package var originalTransactionID: String { @inlinable get { fields.originalTransactionID } set { mutableFields().originalTransactionID = newValue } }
+    @usableFromInline package var originalTransactionID: String { @inlinable get { fields.originalTransactionID } set { mutableFields().originalTransactionID = newValue } }
     /// The store product; nil only for manual grants.
-    package var productID: String? { @inlinable get { fields.productID } set { mutableFields().productID = newValue } }
-    package var store: Store { @inlinable get { fields.store } set { mutableFields().store = newValue } }
-    package var type: TransactionType { @inlinable get { fields.type } set { mutableFields().type = newValue } }
-    package var purchasedAt: Date { @inlinable get { fields.purchasedAt } set { mutableFields().purchasedAt = newValue } }
+    @usableFromInline package var productID: String? { @inlinable get { fields.productID } set { mutableFields().productID = newValue } }
+    @usableFromInline package var store: Store { @inlinable get { fields.store } set { mutableFields().store = newValue } }
+    @usableFromInline package var type: TransactionType { @inlinable get { fields.type } set { mutableFields().type = newValue } }
+    @usableFromInline package var purchasedAt: Date { @inlinable get { fields.purchasedAt } set { mutableFields().purchasedAt = newValue } }
     /// When access starts, if later than `purchasedAt`.
-    package var startsAt: Date? { @inlinable get { fields.startsAt } set { mutableFields().startsAt = newValue } }
+    @usableFromInline package var startsAt: Date? { @inlinable get { fields.startsAt } set { mutableFields().startsAt = newValue } }
     /// Nil means the transaction never expires.
-    package var expiresAt: Date? { @inlinable get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
-    package var revokedAt: Date? { @inlinable get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
+    @usableFromInline package var expiresAt: Date? { @inlinable get { fields.expiresAt } set { mutableFields().expiresAt = newValue } }
+    @usableFromInline package var revokedAt: Date? { @inlinable get { fields.revokedAt } set { mutableFields().revokedAt = newValue } }
     package var revocationReason: String? { get { fields.extras?.revocationReason } set { mutableFields().extras(toSet: newValue)?.revocationReason = newValue } }
     package var revokedBy: String? { get { fields.extras?.revokedBy } set { mutableFields().extras(toSet: newValue)?.revokedBy = newValue } }
-    package var environment: Environment { @inlinable get { fields.environment } set { mutableFields().environment = newValue } }
-    package var ownershipType: OwnershipType { @inlinable get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
+    @usableFromInline package var environment: Environment { @inlinable get { fields.environment } set { mutableFields().environment = newValue } }
+    @usableFromInline package var ownershipType: OwnershipType { @inlinable get { fields.ownershipType } set { mutableFields().ownershipType = newValue } }
     package var offerCode: String? { get { fields.extras?.offerCode } set { mutableFields().extras(toSet: newValue)?.offerCode = newValue } }
-    package var price: Double? { @inlinable get { fields.price } set { mutableFields().price = newValue } }
-    package var currency: String? { @inlinable get { fields.currency } set { mutableFields().currency = newValue } }
+    @usableFromInline package var price: Double? { @inlinable get { fields.price } set { mutableFields().price = newValue } }
+    @usableFromInline package var currency: String? { @inlinable get { fields.currency } set { mutableFields().currency = newValue } }
     /// The entitlement a manual grant gives.
-    package var entitlement: String? { @inlinable get { fields.entitlement } set { mutableFields().entitlement = newValue } }
+    @usableFromInline package var entitlement: String? { @inlinable get { fields.entitlement } set { mutableFields().entitlement = newValue } }
     package var grantedAt: Date? { get { fields.extras?.grantedAt } set { mutableFields().extras(toSet: newValue)?.grantedAt = newValue } }
     package var grantedBy: String? { get { fields.extras?.grantedBy } set { mutableFields().extras(toSet: newValue)?.grantedBy = newValue } }
     package var reason: String? { get { fields.extras?.reason } set { mutableFields().extras(toSet: newValue)?.reason = newValue } }
     package var idempotencyKey: String? { get { fields.extras?.idempotencyKey } set { mutableFields().extras(toSet: newValue)?.idempotencyKey = newValue } }
     /// The vendor said another transaction of the same subscription replaced this one
     /// (App Store `isUpgraded`); docs/status-rules.md, "Superseded periods".
-    package var isUpgraded: Bool? { @inlinable get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }
+    @usableFromInline package var isUpgraded: Bool? { @inlinable get { fields.isUpgraded } set { mutableFields().isUpgraded = newValue } }
     /// The object as read, with fields this version does not know (and `vendor` data).
     package var raw: JSONObject {
         get { fields.rawStorage.object }
@@ -103,7 +104,7 @@ package struct Transaction: Equatable, Sendable {
     }
 
     /// When access starts: `startsAt`, else `purchasedAt`.
-    package var effectiveStart: Date { startsAt ?? purchasedAt }
+    @inlinable package var effectiveStart: Date { startsAt ?? purchasedAt }
 
     @inlinable package var isManualGrant: Bool { type.is(.manualGrant) }
 
@@ -117,6 +118,7 @@ package struct Transaction: Equatable, Sendable {
 
     /// Field by field; unknown fields compare as a value, so a date spelled two ways
     /// (`.000Z` and `Z`) is the same transaction.
+    @usableFromInline
     package static func == (lhs: Transaction, rhs: Transaction) -> Bool {
         lhs.transactionID == rhs.transactionID && lhs.originalTransactionID == rhs.originalTransactionID
             && lhs.productID == rhs.productID && lhs.store == rhs.store && lhs.type == rhs.type
@@ -129,6 +131,7 @@ package struct Transaction: Equatable, Sendable {
     }
 
     /// True when the transaction was revoked at or before `date`.
+    @inlinable
     package func isRevoked(at date: Date) -> Bool {
         guard let revokedAt else { return false }
         return revokedAt <= date

@@ -4,23 +4,29 @@ import EntitlementJSON
 /// The stored fields of a `Transaction`, boxed so that copying a transaction is one
 /// reference. Mutated only while uniquely referenced (`mutableFields`), so sharing it between
 /// threads is safe.
+///
+/// The getters are `@inlinable` in other modules, where the compiler can no longer prove that
+/// no access to a class property overlaps another and checks each one at run time
+/// (`swift_beginAccess`: a seventh of `status --json`'s instructions after the module split).
+/// `@exclusivity(unchecked)` drops that check: every access is a plain read, or a write
+/// through `Transaction`'s setters to a box no other value holds, never an overlapping one.
 @usableFromInline
 final class TransactionFields: @unchecked Sendable {
-    @usableFromInline var transactionID: String
-    @usableFromInline var originalTransactionID: String
-    @usableFromInline var productID: String? = nil
-    @usableFromInline var store: Store
-    @usableFromInline var type: TransactionType
-    @usableFromInline var purchasedAt: Date
-    @usableFromInline var startsAt: Date? = nil
-    @usableFromInline var expiresAt: Date? = nil
-    @usableFromInline var revokedAt: Date? = nil
-    @usableFromInline var environment: Environment
-    @usableFromInline var ownershipType: OwnershipType
-    @usableFromInline var price: Double? = nil
-    @usableFromInline var currency: String? = nil
-    @usableFromInline var entitlement: String? = nil
-    @usableFromInline var isUpgraded: Bool? = nil
+    @exclusivity(unchecked) @usableFromInline var transactionID: String
+    @exclusivity(unchecked) @usableFromInline var originalTransactionID: String
+    @exclusivity(unchecked) @usableFromInline var productID: String? = nil
+    @exclusivity(unchecked) @usableFromInline var store: Store
+    @exclusivity(unchecked) @usableFromInline var type: TransactionType
+    @exclusivity(unchecked) @usableFromInline var purchasedAt: Date
+    @exclusivity(unchecked) @usableFromInline var startsAt: Date? = nil
+    @exclusivity(unchecked) @usableFromInline var expiresAt: Date? = nil
+    @exclusivity(unchecked) @usableFromInline var revokedAt: Date? = nil
+    @exclusivity(unchecked) @usableFromInline var environment: Environment
+    @exclusivity(unchecked) @usableFromInline var ownershipType: OwnershipType
+    @exclusivity(unchecked) @usableFromInline var price: Double? = nil
+    @exclusivity(unchecked) @usableFromInline var currency: String? = nil
+    @exclusivity(unchecked) @usableFromInline var entitlement: String? = nil
+    @exclusivity(unchecked) @usableFromInline var isUpgraded: Bool? = nil
     var holdsRestoredRevocations = false
     var rawStorage = RawObject()
     /// The fields most transactions leave out, in a box of their own made on the first

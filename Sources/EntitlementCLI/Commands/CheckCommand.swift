@@ -96,7 +96,7 @@ package struct CheckCommand: RunnableCommand, Equatable {
         let date = at ?? context.now()
         switch subject {
         case .standardInput:
-            return try BatchCheck(command: self, store: store, date: date).run(context)
+            return try checkStdin(store: store, date: date, context: context)
         case .single(let lookup):
             return try checkOne(lookup, store: store, date: date, context: context)
         }

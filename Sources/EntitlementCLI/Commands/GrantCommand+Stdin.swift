@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

@@ -15,13 +15,15 @@ enum ZshCompletion {
                 local -a store values
                 for ((i = 2; i < CURRENT; i++)); do
                     case $words[i] in
-                        (--store) store=(--store "$words[i+1]") ;;
-                        (--store=*) store=("$words[i]") ;;
+                        (--store) store=(--store "${(Q)words[i+1]}") ;;
+                        (--store=*) store=("${(Q)words[i]}") ;;
                     esac
                 done
                 case $kind in
                     (users|entitlements)
-                        values=(${(f)"$($words[1] __complete $kind $store -- "$PREFIX" 2>/dev/null)"})
+                        # PREFIX is the word as typed (`dan\\ sm`, `'dan sm`): unquoted, it is the id's
+                        # own text; compadd quotes each match again as it inserts it.
+                        values=(${(f)"$($words[1] __complete $kind $store -- "${(Q)PREFIX}" 2>/dev/null)"})
                         compadd -a values ;;
                     (files) _files ;;
                     (directories) _files -/ ;;

@@ -68,9 +68,10 @@ enum ProfileJSON {
         out.beginObject()
         guard !latest.isEmpty else { return out.endObject() }
         let supersessions = supersessions ?? Supersession.all(in: profile)
+        let chains = Self.chains(of: latest.values.map { profile.transactions[$0].originalTransactionID }, in: profile, counter: engine.counter)
         for (productID, index) in latest.sorted(by: { JSONKey.precedes($0.key, $1.key) }) {
             let transaction = profile.transactions[index]
-            let chain = profile.transactions.filter { $0.originalTransactionID == transaction.originalTransactionID }
+            let chain = chains[transaction.originalTransactionID] ?? []
             let chainEnd = chain.compactMap { Supersession.end(of: $0, Supersession.lookup($0, in: supersessions)) }.max() ?? .distantPast
             let verdict = engine.verdict(transaction, in: profile, at: date, chainEnd: [transaction.originalTransactionID: chainEnd],
                                          supersession: Supersession.lookup(transaction, in: supersessions))

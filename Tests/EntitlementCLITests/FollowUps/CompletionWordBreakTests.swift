@@ -12,7 +12,7 @@ import Testing
 @testable import EntitlementCLI
 import EntitlementTestSupport
 
-/// Issue 23 item 5: completion of customer ids holding `@`, `:`, `=` and spaces (bash, fish).
+/// Issue 23 item 5: completion of customer ids holding `@`, `:`, `=` and spaces (bash, zsh, fish).
 ///
 /// bash cuts COMP_WORDS at every COMP_WORDBREAKS character, so `alice@cu` reaches the
 /// function as `alice`, `@`, `cu`, and the reply replaces only `cu`. Each case gives the
@@ -84,5 +84,53 @@ struct CompletionWordBreakTests {
         #expect(try complete("check dan\\ sm") == ["dan smith@x.io"])
         #expect(try complete("check 'dan sm") == ["dan smith@x.io"])
         #expect(try complete("grant bob@customer.com sp") == ["sports"])
+        #expect(try complete("grant 'dan smith@x.io' sp") == ["sports"])
+        #expect(try complete("status zz@").isEmpty)
+    }
+
+    /// zsh completes only inside its line editor, so a real interactive zsh runs on a pseudo-
+    /// terminal (`zpty`, as zsh's own completion tests do): the line is typed, then Tab, then
+    /// a key bound to a widget that writes the edited line to a file.
+    static let zshDriver = #"""
+        zmodload zsh/zpty || exit 3
+        fndir=$1 bindir=$2 out=$3 line=$4
+        zpty -b z zsh -f -i
+        zpty -w z "PS1='' RPROMPT=''; path=(${(q)bindir} \$path); fpath=(${(q)fndir} \$fpath); autoload -Uz compinit; compinit -u -D; \
+        dump() { print -r -- \"\$BUFFER\" >| ${(q)out}; }; zle -N dump; bindkey '^X' dump; zstyle ':completion:*' menu no"
+        zpty -w -n z "entitlement $line"$'\t'$'\x18'
+        for i in {1..200}; do [[ -s $out ]] && break; sleep 0.1; done
+        zpty -d z
+        [[ -s $out ]] || exit 4
+        """#
+
+    /// zsh's `PREFIX` is the word as typed: `dan\ sm` completed nothing until the script unquoted it.
+    @Test(.enabled(if: programAvailable("zsh") && Binary.exists, "zsh or the built binary is missing"))
+    func zshCompletesIDsWithWordBreaks() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.copyOfDemoStore()
+        for id in Self.ids { #expect(runCLI(["grant", id, "premium", "--lifetime", "--store", store]).exitCode == 0) }
+        let functions = directory.path + "/functions"
+        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        _ = writeTemporary(ZshCompletion.script(), named: "functions/_entitlement", in: directory)
+        let driver = writeTemporary(Self.zshDriver, named: "drive.zsh", in: directory)
+        let binaryFolder = (Binary.path as NSString).deletingLastPathComponent
+        func complete(_ line: String) throws -> String {
+            let out = directory.path + "/line-\(UUID().uuidString)"
+            let result = try runProgram("zsh", ["-f", driver, functions, binaryFolder, out, line],
+                                        environment: ["ENTITLEMENT_STORE": store, "XDG_CACHE_HOME": directory.path + "/cache", "HOME": directory.path])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            let edited = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            return String(edited.dropFirst("entitlement ".count)).trimmingCharacters(in: .newlines)
+        }
+        #expect(try complete("status alice@cu") == "status alice@customer.com ")
+        #expect(try complete("history carol:x") == "history carol:x=1 ")
+        #expect(try complete("status carol:x=") == "status carol:x=1 ")
+        #expect(try complete("check dan\\ sm") == "check dan\\ smith@x.io ")
+        #expect(try complete("check 'dan sm") == "check 'dan smith@x.io' ")
+        #expect(try complete("grant bob@customer.com sp") == "grant bob@customer.com sports ")
+        #expect(try complete("grant 'dan smith@x.io' sp") == "grant 'dan smith@x.io' sports ")
+        // Two ids share `ali`: the line keeps what they share; an unknown id changes nothing.
+        #expect(try complete("status alin") == "status alina@customer.com ")
+        #expect(try complete("status zz@") == "status zz@")
     }
 }

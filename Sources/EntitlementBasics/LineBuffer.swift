@@ -1,21 +1,21 @@
-/// Splits streamed input into lines for `check --stdin`, in time linear in the input:
+/// Splits streamed input into lines for every `--stdin` (`check`, `grant`), in time linear in the input:
 /// each byte is examined once, however the lines fall across chunks.
 ///
 /// A line longer than `keep` bytes keeps only its first `keep` bytes, enough to report
 /// it as too long, so one endless line cannot exhaust memory either.
-struct LineBuffer {
+package struct LineBuffer {
     /// Bytes kept of one line: the longest valid id (4,096 bytes), a CR, and one more.
-    static let defaultKeep = 4096 + 2
+    package static let defaultKeep = 4096 + 2
 
-    let keep: Int
+    package let keep: Int
     private var pending: [UInt8] = []
     /// Bytes examined so far: equals the input length (the linear-time property tests count it).
-    private(set) var bytesExamined = 0
+    package private(set) var bytesExamined = 0
 
-    init(keep: Int = LineBuffer.defaultKeep) { self.keep = keep }
+    package init(keep: Int = LineBuffer.defaultKeep) { self.keep = keep }
 
     /// The lines completed by `chunk`, without their newlines.
-    mutating func feed(_ chunk: [UInt8]) -> [ArraySlice<UInt8>] {
+    package mutating func feed(_ chunk: [UInt8]) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
         var start = chunk.startIndex
         while let newline = chunk[start...].firstIndex(of: 0x0A) {
@@ -35,7 +35,7 @@ struct LineBuffer {
     }
 
     /// The last line, if the input did not end with a newline.
-    mutating func finish() -> ArraySlice<UInt8>? {
+    package mutating func finish() -> ArraySlice<UInt8>? {
         defer { pending = [] }
         return pending.isEmpty ? nil : pending[...]
     }
