@@ -102,7 +102,7 @@ package struct StoreVerifier {
     }
 
     /// The index entries under `directory`: flat, or two folders down (the fanout layout).
-    private func indexEntries(_ directory: String, depth: Int) throws(EntitlementError) -> [String] {
+    func indexEntries(_ directory: String, depth: Int) throws(EntitlementError) -> [String] {
         var entries: [String] = []
         for name in try store.fileSystem.list(directory).sorted() where !name.hasPrefix(".") {
             let path = "\(directory)/\(name)"
