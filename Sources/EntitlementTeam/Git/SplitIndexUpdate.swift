@@ -32,7 +32,7 @@ enum SplitIndexUpdate {
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
         if let tree = file.tree { file.tree = CacheTreeInvalidation.invalidating(directories, in: tree) }
-        guard try install(file.bytes, in: repository) else { return false }
+        guard try install(file.bytes, in: repository, keepingTimesOf: status) else { return false }
         freshenSharedIndex(file.link, in: repository)
         return true
     }
@@ -64,7 +64,14 @@ enum SplitIndexUpdate {
 
     /// Replaces `.git/index` through `index.lock`, as git does; false when the lock is taken
     /// (a person's git is using the index: the paths stay recorded and are caught up later).
-    private static func install(_ bytes: [UInt8], in repository: GitRepository) throws(EntitlementError) -> Bool {
+    ///
+    /// The new file keeps the old one's modification time. Git trusts an entry's stat data
+    /// only when the file is older than the index ("racy git"): with the old time, every entry
+    /// kept keeps exactly the trust it had, and the new entries (files written after it) are
+    /// compared by content until git next writes the index itself. A newer time would vouch
+    /// for an edit made in the same clock tick as git's last index write, which git would
+    /// have caught.
+    private static func install(_ bytes: [UInt8], in repository: GitRepository, keepingTimesOf old: stat) throws(EntitlementError) -> Bool {
         let lock = "\(repository.gitDirectory)/index.lock", fileSystem = GitFiles.system
         let fd: Int32
         do {
@@ -87,6 +94,8 @@ enum SplitIndexUpdate {
                 guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
                 written += count
             }
+            var times = [old.st_atim, old.st_mtim]
+            try systemCall("futimens") { futimens(fd, &times) }
         } catch {
             _ = fileSystem.unlink(lock)
             throw .io(path: lock, message: "cannot write: \(error.message)")
