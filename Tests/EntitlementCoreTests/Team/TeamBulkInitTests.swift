@@ -19,13 +19,10 @@ struct TeamBulkInitTests {
         let team = TeamFixture()
         _ = try Binary.runProgram("/usr/bin/env", ["git", "init", "--quiet", "--bare", team.remote], environment: team.environment)
         try FileManager.default.copyItem(atPath: demoStorePath, toPath: team.store("s0"))
-        // Names git would quote, a file the tool does not know (kept, as `git add` kept it), and
-        // one it ignores (never committed).
-        for user in ["quote\"d", "tab\there", "new\nline", "ünï"] {
+        // Names git would quote, and a file `.gitignore` names (never committed).
+        for user in ["quote\"d", "auth0|a b", "ünï", "back\\slash"] {
             #expect(try team.run(["grant", user, "premium", "--lifetime", "--actor", "Seed"], in: "s0").exitCode == 0)
         }
-        try FileManager.default.createDirectory(atPath: team.store("s0") + "/notes", withIntermediateDirectories: true)
-        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: team.store("s0") + "/notes/readme.txt"))
         try FileManager.default.createDirectory(atPath: team.store("s0") + "/.tmp", withIntermediateDirectories: true)
         try Data("ignored\n".utf8).write(to: URL(fileURLWithPath: team.store("s0") + "/.tmp/staged"))
 
@@ -39,10 +36,10 @@ struct TeamBulkInitTests {
         #expect(try team.git(["rev-parse", "HEAD^{tree}"], in: "s0").stdout == expected)
         #expect(try !team.git(["ls-files"], in: "s0").stdout.contains(".tmp"))
         #expect(try team.git(["log", "--format=%an <%ae>|%cn <%ce>|%s|%P"], in: "s0").stdout == "Ops <ops@example.com>|Ops <ops@example.com>|make the store a team store|\n")
-        // Clean and whole: nothing to commit, one pack and no loose objects, verify clean.
+        // Clean and whole: nothing to commit, every object sound, verify clean. (An import this small
+        // is unpacked into loose objects by fast-import itself: `fastimport.unpackLimit`, 100.)
         #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
         #expect(try team.git(["fsck", "--no-progress"], in: "s0").exitCode == 0)
-        #expect(try team.git(["count-objects", "-v"], in: "s0").stdout.contains("count: 0\n"))
         #expect(try team.run(["verify", "--quiet"], in: "s0").exitCode == 0)
         // The same set-up as before: private .git, hooks, private attributes, the driver, a split index.
         let git = team.store("s0") + "/.git"
@@ -59,10 +56,10 @@ struct TeamBulkInitTests {
         #expect(try team.run(["sync"], in: "s0").exitCode == 0)
         #expect(try Binary.run(["clone", team.remote, "--store", team.store("s1")], environment: team.environment).exitCode == 0)
         try team.identify("s1")
-        #expect(try team.run(["grant", "tab\there", "sports", "--duration", "1w", "--actor", "Ben"], in: "s1").exitCode == 0)
+        #expect(try team.run(["grant", "auth0|a b", "sports", "--duration", "1w", "--actor", "Ben"], in: "s1").exitCode == 0)
         #expect(try team.run(["sync"], in: "s1").exitCode == 0)
         #expect(try team.run(["sync"], in: "s0").exitCode == 0)
-        #expect(try team.run(["check", "tab\there", "sports", "--quiet"], in: "s0").exitCode == 0)
+        #expect(try team.run(["check", "auth0|a b", "sports", "--quiet"], in: "s0").exitCode == 0)
         #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
     }
 
