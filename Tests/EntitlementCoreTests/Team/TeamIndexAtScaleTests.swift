@@ -26,9 +26,7 @@ struct TeamIndexAtScaleTests {
         _ = try Binary.runProgram("/usr/bin/env", ["git", "init", "--quiet", "--bare", team.remote], environment: team.environment)
         try #require(try team.run(["init", "--entitlement", "premium"], in: "s0").exitCode == 0)
         try #require(try team.run(["migrate", "--layout", "fanout"], in: "s0").exitCode == 0)
-        let ids = (0..<Self.profiles).map { "user-\($0)\n" }.joined()
-        let seeded = try team.run(["grant", "--stdin", "premium", "--duration", "30d", "--actor", "Seed", "--quiet"], in: "s0", stdin: ids)
-        try #require(seeded.exitCode == 0, "\(seeded.stderr)")
+        try seed(team.store("s0"), count: Self.profiles)
         try #require(try team.run(["init", "--git", "--actor", "Setup <setup@example.com>"], in: "s0").exitCode == 0)
         #expect(try sharedIndexSize(in: "s0", of: team) > Self.oldLimit, "the store crosses the old limit")
         try team.identify("s0")
@@ -64,6 +62,45 @@ struct TeamIndexAtScaleTests {
         // The index git reads holds exactly HEAD's files with their current contents.
         #expect(try team.git(["diff-index", "--cached", "HEAD"], in: "s0").stdout == "")
         #expect(try team.git(["diff-files"], in: "s0").stdout == "")
+    }
+
+    /// Writes `count` profiles and their index entries directly, as the tool lays them out
+    /// (fan-out, derived profile ids, fixed dates): a `grant --stdin` of them took minutes.
+    private func seed(_ root: String, count: Int) throws {
+        var made: Set<String> = []
+        func write(_ text: String, to path: String) throws {
+            let folder = (path as NSString).deletingLastPathComponent
+            if made.insert(folder).inserted { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        for index in 0..<count {
+            let user = "user-\(index)", id = ProfileIdentity.derived(for: user)
+            let profile = """
+                {
+                  "created_at": "2026-01-01T00:00:00Z",
+                  "custom_attributes": {},
+                  "customer_user_id": "\(user)",
+                  "profile_id": "\(id)",
+                  "renewal_info": {},
+                  "schema_version": 1,
+                  "transactions": [
+                    {
+                      "entitlement": "premium",
+                      "expires_at": "2030-01-01T00:00:00Z",
+                      "granted_at": "2026-01-01T00:00:00Z",
+                      "granted_by": "Seed",
+                      "purchased_at": "2026-01-01T00:00:00Z",
+                      "store": "manual",
+                      "transaction_id": "manual-seed-\(index)",
+                      "type": "manual_grant"
+                    }
+                  ]
+                }
+
+                """
+            try write(profile, to: root + "/profiles/" + ProfileLayout.fanout.relativePath(forName: ProfileFileName.name(for: user), suffix: ".json"))
+            try write(user, to: root + "/index/profile-id/" + ProfileLayout.fanout.relativePath(forName: ProfileFileName.name(for: id)))
+        }
     }
 
     /// `git status --porcelain` as a person would type it: no hook, no refresh first.
