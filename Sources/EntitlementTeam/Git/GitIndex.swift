@@ -32,8 +32,12 @@ enum GitIndex {
             let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if try !SplitIndexUpdate.apply(paths, in: repository) {
                 // `--split-index`: a store whose index is not split yet (made by an older version)
-                // is split now, once, so that the next commits take the path above.
-                try repository.check(["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
+                // is split now, once, so that the next commits take the path above. A small file
+                // grown past what the tool rewrites is folded into a new shared index at once.
+                let oversized = (try? GitFiles.system.status("\(repository.gitDirectory)/index")).flatMap { $0 }
+                    .map { Int($0.st_size) > SplitIndexUpdate.largestSplitFile } ?? false
+                let fold = oversized ? ["-c", "splitIndex.maxPercentChange=0"] : []
+                try repository.check(fold + ["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
             }
         }
         try GitFiles.remove(path)
