@@ -16,6 +16,8 @@ enum SplitIndexUpdate {
     /// The largest split file rewritten here; above it git's `update-index` rewrites it
     /// (and, past `splitIndex.maxPercentChange`, the shared index).
     static let largestSplitFile = 16 << 20
+    /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
+    static let largestCacheTree = 64 << 10
 
     /// Updates the entries of `paths` (relative to the store) to the files' current contents.
     /// False, with nothing changed, when git must do it: no split index yet, a path deleted
@@ -31,7 +33,14 @@ enum SplitIndexUpdate {
             file.set(Array(path.utf8), raw: entry)
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
-        if let tree = file.tree { file.tree = CacheTreeInvalidation.invalidating(directories, in: tree) }
+        // A cache tree of more than a few thousand directories is dropped rather than rewritten:
+        // at 100k fan-out profiles it is 2.8 MB, and checking, editing and hashing it again cost a
+        // grant several times its budget (docs/performance.md, "Git's index after a commit").
+        // Git treats it as the optimisation it is: `git status` then compares the index with
+        // HEAD's trees, and `git commit` builds it again.
+        if let tree = file.tree {
+            file.tree = tree.count <= largestCacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
+        }
         guard try install(file.bytes, in: repository, keepingTimesOf: status) else { return false }
         freshenSharedIndex(file.link, in: repository)
         return true
