@@ -32,11 +32,11 @@ enum GitIndex {
             let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if try !SplitIndexUpdate.apply(paths, in: repository) {
                 // `--split-index`: a store whose index is not split yet (made by an older version)
-                // is split now, once, so that the next commits take the path above. A small file
-                // grown past what the tool rewrites is folded into a new shared index at once.
+                // is split now, once, so that the next commits take the path above. Many paths, or
+                // a small file grown past what the tool rewrites, are folded into a new shared index.
                 let oversized = (try? GitFiles.system.status("\(repository.gitDirectory)/index")).flatMap { $0 }
-                    .map { Int($0.st_size) > SplitIndexUpdate.largestSplitFile } ?? false
-                let fold = oversized ? ["-c", "splitIndex.maxPercentChange=0"] : []
+                    .map { Int($0.st_size) > SplitIndexUpdate.largestSplitFile / 2 } ?? false
+                let fold = oversized || paths.count > SplitIndexUpdate.largestSplitFile / 256 ? ["-c", "splitIndex.maxPercentChange=0"] : []
                 try repository.check(fold + ["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
             }
         }

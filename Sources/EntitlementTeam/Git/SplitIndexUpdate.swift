@@ -13,9 +13,10 @@ import EntitlementStore
 /// `update-index` would record them) and the cache tree's directories above them marked out
 /// of date. Git reads such an entry as replacing the shared entry of the same path.
 enum SplitIndexUpdate {
-    /// The largest split file rewritten here; above it git's `update-index` rewrites it
-    /// (and, past `splitIndex.maxPercentChange`, the shared index).
-    static let largestSplitFile = 16 << 20
+    /// The largest split file kept: each commit reads, checks and hashes all of it. A change
+    /// that would grow it past this (a bulk grant of thousands) is folded into a new shared
+    /// index by git instead (`GitIndex.refresh`), once, so later commits find it small again.
+    static let largestSplitFile = 1 << 20
     /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
     static let largestCacheTree = 64 << 10
 
@@ -41,7 +42,8 @@ enum SplitIndexUpdate {
         if let tree = file.tree {
             file.tree = tree.count <= largestCacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
         }
-        guard try install(file.bytes, in: repository, keepingTimesOf: status) else { return false }
+        let rewritten = file.bytes
+        guard rewritten.count <= largestSplitFile, try install(rewritten, in: repository, keepingTimesOf: status) else { return false }
         freshenSharedIndex(file.link, in: repository)
         return true
     }
