@@ -41,9 +41,41 @@ let package = Package(
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
-        .testTarget(name: "EntitlementCoreTests", dependencies: [
+        // Tests follow the modules: XTests tests module X (and the modules below it). Suites that
+        // drive a module through the command line say so by importing EntitlementCLI.
+        // EntitlementTestSupport holds what several test targets share: the in-process CLI runner,
+        // the built-binary runner, tags, golden files, clocks and id sequences, test PKI.
+        .target(name: "EntitlementTestSupport", dependencies: [
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+        ], path: "Tests/EntitlementTestSupport"),
+        .testTarget(name: "EntitlementBasicsTests", dependencies: ["EntitlementBasics", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementRulesTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementStoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "COpenSSL", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+            "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementTrustTests", dependencies: ["COpenSSL", "EntitlementTrust", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementImportTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementTeamTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTeam", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementIngestTests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementCLI", "EntitlementTestSupport",
+        ]),
+        .testTarget(name: "EntitlementCLITests", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+            "EntitlementTestSupport",
         ], exclude: ["Golden"]),
     ]
 )

@@ -1,5 +1,5 @@
 // The libFuzzer entry point: scripts/fuzz.sh compiles it with the library's sources and
-// Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift. $FUZZ_TARGET picks the harness.
+// Tests/EntitlementCLITests/Fuzz/FuzzTargets.swift. $FUZZ_TARGET picks the harness.
 import Glibc
 
 private let target: @Sendable ([UInt8]) -> String? = {

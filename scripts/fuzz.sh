@@ -37,7 +37,7 @@ for file in $(find $library -name '*.swift' | sort); do
 done
 sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
+digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* Tests/EntitlementCLITests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     echo "== building $binary"
     # One module: the harnesses reach internal API; FUZZING drops the tests' @testable imports.
@@ -45,7 +45,7 @@ if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then
     # Swift 6 mode, as the package; lld, since gold warns about the sanitizer runtime's symbols.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
         -module-name EntitlementFuzz -package-name entitlement -D FUZZING -I Sources/COpenSSL -I Sources/CSystemShims \
-        $sources Tests/EntitlementCoreTests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
+        $sources Tests/EntitlementCLITests/Fuzz/FuzzTargets.swift Fuzz/FuzzMain.swift -o "$binary"
     echo "$digest" > "$stamp"
 fi
 

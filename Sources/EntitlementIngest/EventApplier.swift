@@ -101,7 +101,7 @@ struct EventApplier {
             if let source { sources.append(source) }
         }
         do throws(TransferError) {
-            let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type)
+            let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type, event: (event.vendor.rawValue, event.id))
             let result = try TransferPlanner.transfer(from: sources, to: target, userID: transfer.to, transactionIDs: transfer.transactionIDs,
                                                       note: note, newProfileID: ProfileIngestFields.profileID(for: transfer.to))
             for (before, after) in zip(sources, result.sources) { store(after, was: before) }

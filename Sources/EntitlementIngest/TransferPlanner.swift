@@ -12,26 +12,18 @@ package struct TransferNote: Sendable, Equatable {
     /// The actor, or `revenuecat event ID`.
     package var by: String
     package var reason: String
+    /// The vendor event that asked for the move (`history --explain` finds its audit record); nil for a person.
+    package var event: (vendor: String, id: String)?
 
-    package init(at: Date, by: String, reason: String) {
+    package init(at: Date, by: String, reason: String, event: (vendor: String, id: String)? = nil) {
         self.at = at
         self.by = by
         self.reason = reason
+        self.event = event
     }
-}
 
-/// Why a transfer was refused.
-package enum TransferError: Error, Equatable, Sendable {
-    case unknownTransaction(String)
-    case nothingToMove(String)
-    case sameCustomer(String)
-
-    package var message: String {
-        switch self {
-        case .unknownTransaction(let id): return "no transaction '\(Terminal.escape(id))' in the profiles to transfer from."
-        case .nothingToMove(let user): return "'\(Terminal.escape(user))' has no store purchases to transfer."
-        case .sameCustomer(let user): return "cannot transfer from '\(Terminal.escape(user))' to itself."
-        }
+    package static func == (a: TransferNote, b: TransferNote) -> Bool {
+        a.at == b.at && a.by == b.by && a.reason == b.reason && a.event?.vendor == b.event?.vendor && a.event?.id == b.event?.id
     }
 }
 
@@ -88,7 +80,7 @@ package enum TransferPlanner {
             ("at", .string(ISODate.format(note.at))), ("direction", .string(direction)),
             (direction == "out" ? "to" : "from", .string(other)), ("transactions", .array(ids.map(JSONValue.string))),
             ("by", .string(note.by)), ("reason", .string(note.reason)),
-        ])))
+        ] + (note.event.map { [("event", .object(JSONObject([("vendor", .string($0.vendor)), ("id", .string($0.id))])))] } ?? []))))
         profile.raw[transfersKey] = .array(list)
     }
 }

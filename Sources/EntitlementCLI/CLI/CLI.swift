@@ -82,6 +82,7 @@ package struct CLI {
         case .grant(let grant): return try grant.run(context)
         case .revoke(let revoke): return try revoke.run(context)
         case .restore(let restore): return try restore.run(context)
+        case .transfer(let transfer): return try transfer.run(context)
         case .import(let importCommand): return try importCommand.run(context)
         case .find(let find): return try find.run(context)
         case .summary(let summary): return try summary.run(context)

@@ -15,6 +15,7 @@ package enum Command: Sendable {
     case grant(GrantCommand)
     case revoke(RevokeCommand)
     case restore(RestoreCommand)
+    case transfer(TransferCommand)
     case `import`(ImportCommand)
     case ingest(IngestCommand)
     case webhook(WebhookCommand)
@@ -65,6 +66,7 @@ package enum Command: Sendable {
         Entry("grant", { GrantCommand.spec }, { (parsed) throws(EntitlementError) in .grant(try GrantCommand(parsed)) }),
         Entry("revoke", { RevokeCommand.spec }, { (parsed) throws(EntitlementError) in .revoke(try RevokeCommand(parsed)) }),
         Entry("restore", { RestoreCommand.spec }, { (parsed) throws(EntitlementError) in .restore(try RestoreCommand(parsed)) }),
+        Entry("transfer", { TransferCommand.spec }, { (parsed) throws(EntitlementError) in .transfer(try TransferCommand(parsed)) }),
         Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
         Entry("ingest", { IngestCommand.spec }, { (parsed) throws(EntitlementError) in .ingest(try IngestCommand(parsed)) }),
         Entry("webhook", { WebhookCommand.spec }, { (parsed) throws(EntitlementError) in .webhook(try WebhookCommand(parsed)) }),
@@ -128,6 +130,7 @@ package enum Command: Sendable {
         case .grant: return GrantCommand.spec
         case .revoke: return RevokeCommand.spec
         case .restore: return RestoreCommand.spec
+        case .transfer: return TransferCommand.spec
         case .import: return ImportCommand.spec
         case .find: return FindCommand.spec
         case .summary: return SummaryCommand.spec

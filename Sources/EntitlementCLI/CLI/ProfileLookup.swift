@@ -26,9 +26,11 @@ package enum ProfileLookup: Equatable, Sendable {
         return (.user(user), positionals)
     }
 
+    /// The profile; a user id that no profile has may be another customer's alias (RevenueCat
+    /// `aliases`), found through the alias index: the profile returned then names the canonical customer.
     func load(from store: EntitlementStore) throws(EntitlementError) -> Profile? {
         switch self {
-        case .user(let id): return try store.loadProfile(userID: id)
+        case .user(let id): return try store.loadProfile(userIDOrAlias: id)
         case .profileID(let id): return try store.loadProfile(profileID: id)
         }
     }

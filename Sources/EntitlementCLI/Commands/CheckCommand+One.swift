@@ -16,6 +16,8 @@ extension CheckCommand {
         var hasProfile: Bool
         /// The engine's reasons; only the full path keeps them (`--explain`).
         var evaluation: Evaluation?
+        /// `last_event_at` (JSON only): the newest vendor event applied to the profile.
+        var lastEventAt: Date?
     }
 
     func checkOne(_ lookup: ProfileLookup, store: EntitlementStore, date: Date, context: Context) throws(EntitlementError) -> ExitCode {
@@ -51,9 +53,11 @@ extension CheckCommand {
               let check = FastCheck(store: store, configuration: configuration, entitlement: entitlement, environment: environment, date: date)
         else { return nil }
         defer { check.close() }
-        guard let (level, profileID) = check.answer(userID, scratch: check.makeScratch()) else { return nil }
+        let scratch = check.makeScratch()
+        guard let (level, profileID) = check.answer(userID, scratch: scratch) else { return nil }
         // The fast path answers only for a profile whose customer user id is the one asked about.
-        return Answer(level: level, userID: userID, profileID: profileID, hasProfile: true, evaluation: nil)
+        return Answer(level: level, userID: userID, profileID: profileID, hasProfile: true, evaluation: nil,
+                      lastEventAt: output.format == .json ? check.lastEventAt(scratch) : nil)
     }
 
     /// The answer from the decoded profile and `StatusEngine`.
@@ -70,7 +74,8 @@ extension CheckCommand {
         } else {
             evaluation = Evaluation(accessLevel: AccessLevel(id: entitlement, state: .never), considerations: [], decision: "no profile for this user")
         }
-        return Answer(level: evaluation.accessLevel, userID: userID, profileID: profile?.profileID, hasProfile: profile != nil, evaluation: evaluation)
+        return Answer(level: evaluation.accessLevel, userID: userID, profileID: profile?.profileID, hasProfile: profile != nil, evaluation: evaluation,
+                      lastEventAt: profile?.lastEventAt)
     }
 
     func report(_ answer: Answer, lookup: ProfileLookup, date: Date, context: Context) {
@@ -80,6 +85,8 @@ extension CheckCommand {
         object["profile_id"] = .string(answer.profileID)
         object["evaluated_at"] = .string(ISODate.format(date))
         if explain, let evaluation = answer.evaluation { object["explanation"] = .object(ExplanationRenderer.json(evaluation)) }
+        // Single check's JSON only: --stdin's records and the delimited formats keep their fields.
+        if json { object["last_event_at"] = .string(answer.lastEventAt.map(ISODate.format)) }
         if output.format == .jsonl {
             context.stdout.write(JSONWriter(style: .compact).string(.object(object)) + "\n")
         } else if output.format == .csv || output.format == .tsv {

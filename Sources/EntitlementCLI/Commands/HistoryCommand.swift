@@ -4,6 +4,7 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
 import EntitlementJSON
+import EntitlementIngest
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
 package struct HistoryCommand: RunnableCommand, Equatable {
@@ -14,7 +15,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
         options: [
             CommonOptions.store, CommonOptions.profileID,
-            entitlementOption, sinceOption, untilOption, limitOption, verifySignaturesFlag,
+            entitlementOption, sinceOption, untilOption, limitOption, verifySignaturesFlag, explainFlag,
             CommonOptions.json, CommonOptions.output, CommonOptions.noHeaders,
         ],
         examples: ["entitlement history alice@example.com", "entitlement history alice@example.com --entitlement premium --since 2026-01-01 --until 2026-02-01 --json"])
@@ -23,6 +24,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
     static let sinceOption = Option<Date>.date("since", help: "Only events at or after this date.")
     static let untilOption = Option<Date>.date("until", help: "Only events before this date.")
     static let verifySignaturesFlag = Flag("verify-signatures", help: "Team store: also check each commit's signature (runs gpg).")
+    static let explainFlag = Flag("explain", help: "Also name the vendor event behind each change (vendor, type, id, received time).")
     static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
     package var lookup: ProfileLookup
@@ -34,6 +36,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
     package var json: Bool
     package var output: OutputChoice
     package var verifySignatures: Bool
+    package var explain: Bool
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
@@ -48,6 +51,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         output = try OutputChoice.parse(parsed)
         json = output.format == .json
         verifySignatures = parsed.flag(Self.verifySignaturesFlag)
+        explain = parsed.flag(Self.explainFlag)
     }
 
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
@@ -78,7 +82,8 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         if output.format == .table, events.isEmpty {
             context.stdout.write("No events for \(Terminal.escape(profile.customerUserID)).\n")
         } else {
-            let records = HistoryText.records(audited, customer: profile.customerUserID, audit: repository != nil)
+            let sources = explain ? EventSources(store: store).sources(for: events) : nil
+            let records = HistoryText.records(audited, customer: profile.customerUserID, audit: repository != nil, sources: sources)
             context.stdout.write(records.render(output, width: context.outputWidth))
             if output.format == .table, repository != nil, let note = HistoryText.mismatchNote(audited) { context.stdout.write(note) }
             if output.format == .table, let note = HistoryText.hiddenColumnsNote(records.table, width: context.outputWidth, style: Style(enabled: context.useColor)) {

@@ -4,6 +4,7 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 import EntitlementIngest
+import EntitlementTeam
 
 /// `entitlement ingest`: applies spooled webhook events, saved bodies or JSON Lines.
 package struct IngestCommand: RunnableCommand, Equatable {
@@ -63,7 +64,8 @@ package struct IngestCommand: RunnableCommand, Equatable {
 
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
-        let store = context.store(flag: self.store, lockTimeout: timeout)
+        // A team store commits each batch (one journal), authored by the ingest actor.
+        let store = context.store(flag: self.store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)
         try store.requireExists()
         if status {
             IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)

@@ -4,6 +4,7 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 import EntitlementIngest
+import EntitlementTeam
 
 /// `entitlement webhook VENDOR`: a CGI program (RFC 3875) a web server runs once per request.
 package struct WebhookCommand: RunnableCommand, Equatable {
@@ -71,7 +72,8 @@ package struct WebhookCommand: RunnableCommand, Equatable {
             }
             authenticator = WebhookAuthenticator(secrets: nil, appStore: try? IngestSettings.appStoreVerifier(nil, file: nil))
         }
-        let store = context.store(flag: self.store)
+        // In a team store the request's batch is one commit, as for `ingest`.
+        let store = context.store(flag: self.store).withTeamRecorder(environment: context.environment)
         let handler = WebhookHandler(store: store, authenticator: authenticator,
                                      actor: IngestSettings.actor(flag: actor, environment: environment))
         return handler.handle(request)

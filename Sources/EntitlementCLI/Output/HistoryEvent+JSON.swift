@@ -16,7 +16,12 @@ extension HistoryEvent {
             ("reason", .string(reason)),
         ])
         if voidsDuplicate { object["duplicate_of"] = .string(transaction.duplicateOf) }
-        object["transaction"] = transaction.json
+        if let transfer {
+            object["direction"] = .string(transfer.direction.rawValue)
+            object[transfer.direction == .in ? "from" : "to"] = .string(transfer.other)
+        }
+        // A purchase that left holds only its id here; the other customer's history has it whole.
+        object["transaction"] = holdsStandIn ? .null : transaction.json
         return object
     }
 }

@@ -2,6 +2,7 @@ import EntitlementBasics
 import EntitlementRules
 import EntitlementTeam
 import EntitlementJSON
+import EntitlementIngest
 
 /// `history` as records: one row per event.
 enum HistoryText {
@@ -12,7 +13,9 @@ enum HistoryText {
     /// its commit, author and signature, and a `!` before BY flags an actor that is not the
     /// commit's author. `customer` joins each JSON record (`customer_user_id`), so records
     /// from several profiles, or piped on, still say whose they are.
-    static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false) -> RecordOutput {
+    /// With `sources` (`--explain`), each row also names the vendor event behind it (SOURCE EVENT,
+    /// kept longest after BY; `source_event` in JSON).
+    static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false, sources: [EventSources.Source]? = nil) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
             .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7), .init("REASON", dropRank: 6),
@@ -22,23 +25,29 @@ enum HistoryText {
             columns += [.init("COMMIT", dropRank: -1), .init("AUTHOR", dropRank: -2), .init("SIGNATURE", dropRank: -3)]
             fieldNames += ["commit", "author", "signature", "actor_matches_author"]
         }
+        if sources != nil {
+            columns.append(.init("SOURCE EVENT", dropRank: 8))
+            fieldNames += ["source_vendor", "source_event_type", "source_event_id", "source_received_at"]
+        }
         var table = TextTable(columns: columns)
         var output = RecordOutput(table: table, fieldNames: fieldNames)
-        for audited in events {
+        for (index, audited) in events.enumerated() {
             let event = audited.event
             let transaction = event.transaction
             let what = name(event)
             let product = transaction.isManualGrant ? "\(transaction.entitlement ?? "?") (manual)" : (transaction.productID ?? "-")
             let flagged = audited.actorMatchesAuthor == false
+            // A purchase transferred out is only an id here (HistoryEvent.holdsStandIn): the rest reads as unknown.
+            let known = !event.holdsStandIn
             var row = [
-                HumanDate.format(event.at), what, transaction.transactionID, product, transaction.store.rawValue,
-                transaction.startsAt.map(HumanDate.format) ?? "-", transaction.expiresAt.map(HumanDate.format) ?? "never",
-                transaction.environment.rawValue, (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
+                HumanDate.format(event.at), what, transaction.transactionID, known ? product : "-", known ? transaction.store.rawValue : "-",
+                transaction.startsAt.map(HumanDate.format) ?? "-", known ? transaction.expiresAt.map(HumanDate.format) ?? "never" : "-",
+                known ? transaction.environment.rawValue : "-", (flagged ? "! " : "") + (event.actor ?? "-"), event.reasonDescription ?? "-",
             ]
             var fields = [
                 ISODate.format(event.at), what, transaction.transactionID, transaction.productID ?? "", transaction.entitlement ?? "",
-                transaction.store.rawValue, transaction.startsAt.map(ISODate.format) ?? "", transaction.expiresAt.map(ISODate.format) ?? "",
-                transaction.environment.rawValue, event.actor ?? "", event.reason ?? "",
+                transaction.store.rawValue, transaction.startsAt.map(ISODate.format) ?? "", known ? transaction.expiresAt.map(ISODate.format) ?? "" : "",
+                known ? transaction.environment.rawValue : "", event.actor ?? "", event.reason ?? "",
             ]
             if audit {
                 row += [audited.recorded.map { String($0.id.prefix(10)) } ?? "-", audited.recorded?.author.description ?? "-",
@@ -46,9 +55,14 @@ enum HistoryText {
                 fields += [audited.recorded?.id ?? "", audited.recorded?.author.description ?? "", audited.recorded?.signatureDescription ?? "",
                            audited.actorMatchesAuthor.map { $0 ? "true" : "false" } ?? ""]
             }
+            var object = audit ? audited.auditJSON : event.json
+            if let source = sources?[index] {
+                row.append(EventSourceText.cell(source))
+                fields += EventSourceText.fields(source)
+                object["source_event"] = EventSourceText.json(source)
+            }
             table.append(row)
             output.fields.append(fields)
-            var object = audit ? audited.auditJSON : event.json
             if let customer { object["customer_user_id"] = .string(customer) }
             output.objects.append(object)
         }
@@ -78,6 +92,9 @@ enum HistoryText {
         case .grant: return "grant"
         case .revocation: return "revocation"
         case .restore: return "restore"
+        case .transfer:
+            guard let side = event.transfer else { return "transfer" }
+            return side.direction == .in ? "transfer from \(side.other)" : "transfer to \(side.other)"
         }
     }
 }

@@ -35,9 +35,13 @@ enum LogText {
             object["actor"] = .string(event.actor)
             object["reason"] = .string(event.reason)
             object["transaction_id"] = .string(transaction.transactionID)
-            object["store"] = .string(transaction.store.rawValue)
+            object["store"] = event.holdsStandIn ? .null : .string(transaction.store.rawValue)
             object["product_id"] = .string(transaction.productID)
             if event.voidsDuplicate { object["duplicate_of"] = .string(transaction.duplicateOf) }
+            if let transfer = event.transfer {
+                object["direction"] = .string(transfer.direction.rawValue)
+                object[transfer.direction == .in ? "from" : "to"] = .string(transfer.other)
+            }
             if team {
                 let commit = record.recorded
                 row += [commit.map { String($0.id.prefix(10)) } ?? "-", commit?.author.description ?? "-"]

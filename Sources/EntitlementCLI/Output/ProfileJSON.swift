@@ -44,6 +44,8 @@ enum ProfileJSON {
             }
             out.endObject()
         }
+        // The newest applied vendor event (docs/json-output.md): null for a profile no event touched.
+        out.key("last_event_at"); out.date(fullProfile.lastEventAt)
         out.key("non_subscriptions")
         out.value { depth, sink in appendNonSubscriptions(profile, depth: depth, to: sink) }
         out.key("profile_id"); out.string(profile.profileID)

@@ -14,6 +14,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.code
         case .revoke(let error): return error.code
         case .restore(let error): return error.code
+        case .transfer(let error): return error.code
         case .storeMissing: return "store_not_found"
         case .migrationInProgress: return "migration_in_progress"
         case .migrationCollision: return "migration_collision"
@@ -37,6 +38,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return .usage
         case .revoke(let error): return error.exitCode
         case .restore: return .usage
+        case .transfer(let error): return error.exitCode
         case .storeMissing, .storeExists, .invalidFile, .newerSchema, .invalidImport, .untrustedSignedData, .io, .git, .cannotMerge: return .dataError
         case .migrationInProgress, .migrationCollision: return .dataError
         case .busy: return .busy
@@ -56,6 +58,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.message
         case .revoke(let error): return error.message
         case .restore(let error): return error.message
+        case .transfer(let error): return error.message
         case .storeMissing(let path): return "no store at \(Terminal.escape(path))"
         case .migrationInProgress(let path, let layout):
             return "store \(Terminal.escape(path)): a migration\(layout.map { " to the \(Terminal.escape($0)) layout" } ?? "") was interrupted; its profiles are half moved"
@@ -94,6 +97,8 @@ extension EntitlementError: CustomStringConvertible {
         case .grant(let error): return error.hint
         case .revoke: return nil
         case .restore(let error): return error.hint
+        case .transfer(.unknownTransaction): return "See the transactions with 'entitlement history FROM'."
+        case .transfer: return nil
         case .migrationInProgress(_, let layout):
             return "Finish it first: run 'entitlement migrate --layout \(layout.map(Terminal.escape) ?? "LAYOUT")' again. Nothing else reads or writes profiles until then."
         case .migrationCollision:
@@ -128,6 +133,7 @@ extension EntitlementError: CustomStringConvertible {
         case .grant: return true
         case .revoke(let error): return error.exitCode == .usage
         case .restore: return false
+        case .transfer(let error): return error.exitCode == .usage
         default: return false
         }
     }

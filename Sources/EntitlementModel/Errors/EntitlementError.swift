@@ -24,6 +24,8 @@ package enum EntitlementError: Error, Equatable, Sendable {
     case revoke(RevokeError)
     /// A restore the planner refused.
     case restore(RestoreError)
+    /// A transfer the planner refused (`entitlement transfer`).
+    case transfer(TransferError)
     /// No store at this path.
     case storeMissing(path: String)
     /// `migrate` was interrupted (its marker is there): reads and writes wait until it is run again.

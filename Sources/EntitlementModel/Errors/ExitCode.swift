@@ -26,7 +26,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
     package var meaning: String {
         switch self {
         case .success: return "success; check: entitled; find: found; verify: clean"
-        case .notEntitled: return "no: check: not entitled; find: nothing matched; revoke: declined"
+        case .notEntitled: return "no: check: not entitled; find: nothing matched; revoke, transfer: declined"
         case .usage: return "usage error: unknown command or option, bad value, bad date"
         case .notFound: return "not found: unknown user, profile, transaction or entitlement (check: only with --strict)"
         case .dataError: return "store or data error: store missing, unreadable, corrupt, or of a newer schema; verify: problems found"

@@ -12,6 +12,9 @@ package struct HistoryEvent: Equatable, Sendable {
         case revocation
         /// A support revocation undone by `restore`.
         case restore
+        /// A purchase moved to or from another customer (`transfer`, RevenueCat `TRANSFER`):
+        /// the profile's `transfers` list, read by `HistoryEvent+Transfer.swift`.
+        case transfer
     }
 
     package var at: Date
@@ -19,6 +22,8 @@ package struct HistoryEvent: Equatable, Sendable {
     package var transaction: Transaction
     package var actor: String?
     package var reason: String?
+    /// For a transfer: which way, and the other customer.
+    package var transfer: TransferSide?
 
     /// True for a revocation a merge made because the grant repeated another's idempotency key.
     package var voidsDuplicate: Bool { kind == .revocation && reason == Transaction.duplicateKeyReason && transaction.duplicateOf != nil }
@@ -50,6 +55,8 @@ package struct HistoryEvent: Equatable, Sendable {
                                             actor: transaction.revokedBy, reason: transaction.revocationReason), index * 2 + 1))
             }
         }
+        // After every other event of the same instant, in the order the list records them.
+        events += transferEvents(of: profile).enumerated().map { ($1, profile.transactions.count * 2 + $0) }
         return events.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : $0.1 < $1.1 }.map(\.0)
     }
 }

@@ -31,6 +31,9 @@ package struct CheckProfileScanner {
     /// The last file's `profile_id` (nil when absent or null) and `customer_user_id`.
     package private(set) var profileID: Range<Int>?
     package private(set) var customerUserID: Range<Int> = 0..<0
+    /// The last file's `last_event` object (brackets included), if it has one: `check --json`
+    /// reads its `at` (`Profile.lastEventAt` is the full path's reading of the same field).
+    package private(set) var lastEvent: Range<Int>?
 
     /// The duplicate-key log its cursors use (`ByteCursor.keyLog`).
     private var keyLog: [Range<Int>] = []
@@ -48,6 +51,7 @@ package struct CheckProfileScanner {
     package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) {
         transactions.removeAll(keepingCapacity: true)
         renewals.removeAll(keepingCapacity: true)
+        lastEvent = nil
         var cursor = ByteCursor(bytes)
         // The cursor's duplicate-key log is this scanner's, kept from file to file.
         swap(&cursor.keyLog, &keyLog)
@@ -63,7 +67,8 @@ package struct CheckProfileScanner {
         while let key = try cursor.nextKey(first: &first) {
             guard let slot = topFields.slot(key, bytes) else {
                 try cursor.addKey(key, since: unknownKeys)
-                _ = try cursor.value()
+                // Only keys the decoder does not know pay for this comparison, and profiles have few.
+                if case .object(let range) = try cursor.value(), Self.isLastEventKey(bytes, key) { lastEvent = range }
                 continue
             }
             let valueStart = cursor.index
@@ -147,6 +152,12 @@ package struct CheckProfileScanner {
             gracePeriodExpiresAt: try renewalFields.optionalDate(R.gracePeriodExpiresAt, bytes),
             isInBillingRetry: try renewalFields.optionalBool(R.isInBillingRetry), isPaused: try renewalFields.optionalBool(R.isPaused),
             pausedAt: try renewalFields.optionalDate(R.pausedAt, bytes), resumesAt: try renewalFields.optionalDate(R.resumesAt, bytes))
+    }
+
+    static let lastEventKey = Array(IngestRecordKeys.lastEvent.utf8)
+
+    static func isLastEventKey(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> Bool {
+        key.count == lastEventKey.count && lastEventKey.withUnsafeBufferPointer { memcmp(bytes.baseAddress! + key.lowerBound, $0.baseAddress!, key.count) == 0 }
     }
 
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

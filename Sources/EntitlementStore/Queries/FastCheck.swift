@@ -57,6 +57,15 @@ package struct FastCheck: Sendable {
         return Self.answer(raw.bindMemory(to: UInt8.self), userID: userID, engine: engine, at: date, scanner: &scratch.scanner)
     }
 
+    /// `last_event.at` of the profile `answer` last read with `scratch` (nil when it has none):
+    /// the same reading as `Profile.lastEventAt`, from the one small object the scan marked.
+    package func lastEventAt(_ scratch: Scratch) -> Date? {
+        guard let range = scratch.scanner.lastEvent else { return nil }
+        let object = UnsafeBufferPointer(rebasing: scratch.reader.bytes.bindMemory(to: UInt8.self)[range])
+        guard case .object(let fields)? = try? JSONParser.parse(Array(object)) else { return nil }
+        return fields["at"]?.stringValue.flatMap(ISODate.parse)
+    }
+
     /// The answer for the file bytes of `userID`'s profile, or nil when the full path must answer.
     static func answer(_ bytes: UnsafeBufferPointer<UInt8>, userID: String, engine: OneEntitlementEngine, at date: Date,
                        scanner: inout CheckProfileScanner) -> (level: AccessLevel, profileID: String?)? {

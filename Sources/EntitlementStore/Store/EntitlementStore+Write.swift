@@ -28,6 +28,7 @@ extension EntitlementStore {
         var changes: [FileChange] = []
         if let configuration { changes.append(try configurationChange(configuration)) }
         for profile in profiles { changes.append(try profileChange(profile)) }
+        changes += try aliasIndexChanges(for: profiles)
         changes += extra
         try commit(changes, syncOnce: changes.count > Self.parallelStagingThreshold)
         return profiles.compactMap(updateIndex)

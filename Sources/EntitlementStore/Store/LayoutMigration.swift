@@ -23,6 +23,7 @@ package enum LayoutMigration {
             try store.beginMigration(to: layout)
             var count = try move(directory: "\(store.root)/\(EntitlementStore.profilesDirectory)", to: layout, store: store)
             count += try move(directory: "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", to: layout, store: store, collision: .dropSource)
+            count += try move(directory: "\(store.root)/\(EntitlementStore.aliasIndexDirectory)", to: layout, store: store, collision: .dropSource)
             if configuration.profileLayout != layout {
                 configuration.profileLayout = layout
                 try store.saveConfiguration(configuration)

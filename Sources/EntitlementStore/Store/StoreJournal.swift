@@ -152,7 +152,7 @@ extension EntitlementStore {
         return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
     }
 
-    /// `config.json`, a profile or a profile-id index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
+    /// `config.json`, a profile, a profile-id or alias index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
     package static func isStoreFile(_ path: String) -> Bool {
         if path == configFileName { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -164,7 +164,7 @@ extension EntitlementStore {
             return !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isLowercase } && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
                 && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
         }
-        return parts.count >= 3 && "\(parts[0])/\(parts[1])" == profileIDIndexDirectory && isLayoutPath(parts.dropFirst(2))
+        return parts.count >= 3 && [profileIDIndexDirectory, aliasIndexDirectory].contains("\(parts[0])/\(parts[1])") && isLayoutPath(parts.dropFirst(2))
     }
 
     /// `NAME` or `xx/yy/NAME` (two hex folders), as `ProfileLayout` makes them.

@@ -16,7 +16,7 @@ extension StoreVerifier {
     /// `profiles/`, `index/` or `index/profile-id/` as a symbolic link: readers follow it
     /// (they do not pay for the check) but every writer refuses it.
     func linkedDirectories() -> [VerifyProblem] {
-        let names = [EntitlementStore.profilesDirectory, "index", EntitlementStore.profileIDIndexDirectory]
+        let names = [EntitlementStore.profilesDirectory, "index", EntitlementStore.profileIDIndexDirectory, EntitlementStore.aliasIndexDirectory]
         return names.compactMap { name in
             let path = "\(store.root)/\(name)"
             guard let status = try? store.fileSystem.status(path), status.st_mode & S_IFMT == S_IFLNK else { return nil }

@@ -39,7 +39,8 @@ package struct StoreVerifier {
             progress(report.profilesChecked)
         }
         try checkIndex(into: &report)
-        for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
+        try checkAliasIndex(into: &report)
+        for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", "\(store.root)/\(EntitlementStore.aliasIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
             for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
         }
         for path in leftovers {

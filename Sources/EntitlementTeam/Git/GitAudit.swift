@@ -99,7 +99,7 @@ package struct GitAudit {
         let prefix = "\(transaction.store.rawValue)\0\(transaction.transactionID)\0"
         switch kind {
         case .purchase, .grant: return prefix + "added"
-        case .revocation, .restore: return prefix + "\(kind.rawValue)\0\(ISODate.format(at))"
+        case .revocation, .restore, .transfer: return prefix + "\(kind.rawValue)\0\(ISODate.format(at))"
         }
     }
 }

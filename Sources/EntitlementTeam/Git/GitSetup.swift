@@ -9,6 +9,7 @@ package enum GitSetup {
         # Profiles, their index and the configuration merge semantically (docs/team-store.md).
         config.json merge=entitlement
         profiles/** merge=entitlement
+        index/alias/** merge=entitlement
 
         """
     static let ignored = """
@@ -31,6 +32,7 @@ package enum GitSetup {
         * -text -eol -working-tree-encoding -ident -filter merge
         config.json merge=entitlement
         profiles/** merge=entitlement
+        index/alias/** merge=entitlement
 
         """
 

@@ -10,8 +10,8 @@ package struct LogQuery: Equatable, Sendable {
     /// The event names `--event` takes, and the `event` field of a record.
     package enum Event: String, CaseIterable, Sendable {
         case grant, revocation, restore
-        /// A purchase moved between customers. No command records one yet, so it matches
-        /// nothing; it is accepted so that scripts written against the contract keep working.
+        /// A purchase moved between customers (`transfer`, RevenueCat `TRANSFER`): one record
+        /// per transaction on each side.
         case transfer
         /// A store purchase or renewal: it enters the store through `import`.
         case `import`
@@ -22,6 +22,7 @@ package struct LogQuery: Equatable, Sendable {
             case .grant: self = .grant
             case .revocation: self = .revocation
             case .restore: self = .restore
+            case .transfer: self = .transfer
             }
         }
     }

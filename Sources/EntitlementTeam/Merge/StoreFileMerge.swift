@@ -23,6 +23,7 @@ package enum StoreFileMerge {
     /// can be read) lets the safety net compare store purchases too (`AccessComparison`).
     package static func mergeReviewed(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8], stamp: MergeStamp,
                               storeConfiguration: ProductConfiguration?) throws(MergeFailure) -> (bytes: [UInt8], reviews: [MergeReview]) {
+        if isAliasIndexEntry(path) { return (mergeAliasEntry(base: base, ours: ours, theirs: theirs), []) }
         let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
@@ -41,6 +42,20 @@ package enum StoreFileMerge {
             // Unsorted, as the store writes it: the order of entitlements is the order status shows.
             return (JSONWriter(sortKeys: false).bytes(merged.json), [])
         }
+    }
+
+    /// `index/alias/…`: a plain text entry (a customer user id), not JSON.
+    static func isAliasIndexEntry(_ path: String) -> Bool {
+        path.hasPrefix(EntitlementStore.aliasIndexDirectory + "/") || path.contains("/\(EntitlementStore.aliasIndexDirectory)/")
+    }
+
+    /// An alias both sides pointed at different customers: the side that changed it wins, and
+    /// when both did, the greater id in byte order, as for any value (docs/team-store.md), so
+    /// every clone settles on the same entry. Both profiles keep listing the alias.
+    static func mergeAliasEntry(base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) -> [UInt8] {
+        if ours == theirs || base == theirs { return ours }
+        if base == ours { return theirs }
+        return ours.lexicographicallyPrecedes(theirs) ? theirs : ours
     }
 
     /// A profile lives under a `profiles` folder; `config.json` elsewhere is the configuration.

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTrust
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementIngest
+@testable import EntitlementCLI
+import EntitlementTestSupport
+
+/// Cell widths, fitted tables, and csv/tsv quoting, as properties over generated text.
+@Suite(.tags(.unit))
+struct TableFittingTests {
+    @Test(arguments: [("abc", 3), ("日本語", 6), ("ｶﾀｶﾅ", 4), ("ＡＢ", 4), ("e\u{301}", 1), ("👍", 2), ("🇳🇱", 2), ("a\u{200D}b", 2), ("한국", 4), ("", 0)])
+    func cellWidth(_ text: String, _ cells: Int) {
+        #expect(CellWidth.of(text) == cells)
+    }
+
+    @Test func widthTablesAreSortedForTheBinarySearch() {
+        for table in [CellWidth.wide, CellWidth.zero] {
+            for (a, b) in zip(table, table.dropFirst()) { #expect(a.upperBound < b.lowerBound, "\(a) \(b)") }
+        }
+    }
+
+    static let pieces = ["a", "bc", "日本", "👍", "e\u{301}", "Ω", "premium", " ", "ｶ", "한"]
+
+    /// Whatever the cells, a fitted table never exceeds the width.
+    @Test func fittedTablesNeverExceedTheWidth() {
+        var random = SplitMix64(seed: 13)
+        for _ in 0..<300 {
+            var table = TextTable(columns: [.init("ID"), .init("STATE"), .init("WHEN", dropRank: 2), .init("NOTE", dropRank: 1)])
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                var row: [String] = []
+                for _ in 0..<4 {
+                    row.append((0..<(1 + Int(random.next() % 5))).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined())
+                }
+                table.append(row, short: [2: String(row[2].prefix(2))])
+            }
+            let width = 10 + Int(random.next() % 60)
+            let text = table.render(width: width)
+            if text.hasPrefix("-[ RECORD") { continue }
+            let lines = text.split(separator: "\n")
+            for line in lines { #expect(CellWidth.of(line) <= width, "\(line) > \(width)") }
+        }
+    }
+
+    @Test func verticalRecordsBelowTheMinimumWidth() {
+        var table = TextTable(columns: [.init("ENTITLEMENT"), .init("STATE")])
+        table.append(["premium", "active"])
+        #expect(table.render(width: 10) == "-[ RECORD 1 ]-\nENTITLEMENT | premium\nSTATE       | active\n")
+        #expect(table.render(width: 30) == "ENTITLEMENT  STATE\npremium      active\n")
+        #expect(table.render(width: nil) == table.render(width: 1000))
+    }
+
+    /// A minimal RFC 4180 reader, to read back what the writer wrote.
+    func readCSV(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], field = "", quoted = false
+        var characters = Array(text.unicodeScalars)[...]
+        while let c = characters.popFirst() {
+            if quoted {
+                if c == "\"" { if characters.first == "\"" { field.unicodeScalars.append("\""); characters.removeFirst() } else { quoted = false } }
+                else { field.unicodeScalars.append(c) }
+            } else if c == "\"" { quoted = true }
+            else if c == "," { row.append(field); field = "" }
+            else if c == "\r", characters.first == "\n" { characters.removeFirst(); row.append(field); rows.append(row); row = []; field = "" }
+            else { field.unicodeScalars.append(c) }
+        }
+        return rows
+    }
+
+    @Test func csvAndTSVRoundTripAnyText() {
+        var random = SplitMix64(seed: 4180)
+        let alphabet = ["a", ",", "\"", "\n", "\r", "\t", "\\", " ", "日", "x y", "\r\n"]
+        for _ in 0..<500 {
+            let fields = (0..<(1 + Int(random.next() % 5))).map { _ in
+                (0..<Int(random.next() % 6)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+            }
+            #expect(readCSV(DelimitedText.line(fields, format: .csv)) == [fields])
+            let tsv = DelimitedText.line(fields, format: .tsv)
+            #expect(tsv.filter { $0 == "\n" }.count == 1 && tsv.hasSuffix("\n"))
+            #expect(tsv.dropLast().split(separator: "\t", omittingEmptySubsequences: false).count == fields.count)
+        }
+    }
+
+    /// Control characters and bidi marks from data: escaped in tsv always, in csv on a terminal;
+    /// csv in a pipe keeps the data exact.
+    @Test func delimitedOutputNeverDrivesATerminal() {
+        let fields = ["a\u{1b}[31m", "b\u{07}", "c\u{202e}d", "e\\u{1b}"]
+        let tsv = DelimitedText.line(fields, format: .tsv)
+        #expect(tsv == "a\\u{1b}[31m\tb\\u{7}\tc\\u{202e}d\te\\\\u{1b}\n")
+        let terminalCSV = DelimitedText.line(fields, format: .csv, terminal: true)
+        #expect(!terminalCSV.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(terminalCSV.hasPrefix("a\\u{1b}[31m,"))
+        #expect(readCSV(DelimitedText.line(fields, format: .csv)) == [fields])
+    }
+}

@@ -1,0 +1,89 @@
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+import EntitlementTestSupport
+import Glibc
+import Synchronization
+import Testing
+
+/// A write that creates folders (the fan-out layout's `profiles/ab/cd/`) makes each new
+/// folder's entry durable in its parent, not only the file's entry in the new folder.
+@Suite(.tags(.cli))
+struct DirectoryDurabilityTests {
+    /// The directory operations a store made, in order, seen through the `FileSystem` seam.
+    final class Recorder: Sendable {
+        enum Event: Equatable { case mkdir(String), fsyncDirectory(String) }
+        private let state = Mutex<(events: [Event], directories: [Int32: String])>(([], [:]))
+        var events: [Event] { state.withLock { $0.events } }
+
+        var fileSystem: FileSystem {
+            var fs = FileSystem.system
+            fs.open = { path, flags, mode in
+                let fd = Glibc.open(path, flags, mode)
+                if fd >= 0, flags & O_DIRECTORY != 0 { self.state.withLock { $0.directories[fd] = path } }
+                return fd
+            }
+            fs.close = { fd in
+                self.state.withLock { $0.directories[fd] = nil }
+                return Glibc.close(fd)
+            }
+            fs.fsync = { fd in
+                self.state.withLock { value in if let path = value.directories[fd] { value.events.append(.fsyncDirectory(path)) } }
+                return Glibc.fsync(fd)
+            }
+            fs.mkdir = { path, mode in
+                let result = Glibc.mkdir(path, mode)
+                if result == 0 { self.state.withLock { $0.events.append(.mkdir(path)) } }
+                return result
+            }
+            return fs
+        }
+    }
+
+    func fanoutStore(_ directory: TemporaryDirectory) -> String {
+        let root = directory.path + "/store"
+        #expect(runCLI(["init", "--store", root]).exitCode == 0)
+        #expect(runCLI(["migrate", "--layout", "fanout", "--store", root]).exitCode == 0)
+        return root
+    }
+
+    /// For generated users (seeded): every folder a save creates is followed by an fsync of
+    /// its parent, and the saved file's folder is fsynced after it (the rename into it).
+    @Test func everyNewFolderIsFsyncedInItsParent() throws {
+        let directory = TemporaryDirectory()
+        let recorder = Recorder()
+        var store = EntitlementStore(root: fanoutStore(directory))
+        store.fileSystem = recorder.fileSystem
+        var random = SplitMix64(seed: 2026_11)
+        var created = 0
+        for index in 0..<40 {
+            let user = "user-\(index)-\(random.next() % 1_000_000)"
+            let profile = Profile(profileID: "pid-\(random.next() % 1_000_000)", customerUserID: user, createdAt: nil)
+            let before = recorder.events.count
+            try store.withWriteLock { () throws(EntitlementError) in _ = try store.saveProfile(profile) }
+            let events = Array(recorder.events[before...])
+            for case (let position, .mkdir(let path)) in events.enumerated() {
+                created += 1
+                #expect(events[(position + 1)...].contains(.fsyncDirectory(PathName.directory(of: path))), "no fsync of the parent of \(path)")
+            }
+            let file = store.profilePath(for: user)
+            #expect(events.contains(.fsyncDirectory(PathName.directory(of: file))))
+        }
+        // profiles/ab, profiles/ab/cd, index/, index/profile-id/ab … : many folders were new.
+        #expect(created >= 80)
+    }
+
+    /// A store opened without durability (tests, bulk scratch work) makes no fsync at all.
+    @Test func aStoreWithoutDurabilityFsyncsNoFolder() throws {
+        let directory = TemporaryDirectory()
+        let recorder = Recorder()
+        var store = EntitlementStore(root: fanoutStore(directory))
+        store.fileSystem = recorder.fileSystem
+        store.durable = false
+        try store.withWriteLock { () throws(EntitlementError) in _ = try store.saveProfile(Profile(profileID: nil, customerUserID: "alice", createdAt: nil)) }
+        #expect(recorder.events.contains { if case .mkdir = $0 { true } else { false } })
+        #expect(!recorder.events.contains { if case .fsyncDirectory = $0 { true } else { false } })
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTeam
+import EntitlementTestSupport
+
+/// Issue 21, items 14 and 15, and issue 23's `sync --timeout`: whatever a killed run of the
+/// tool's own git leaves is recovered under the lock; a local failure is never exit 6.
+@Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
+struct HostileRecoveryTests {
+    /// A `git` first on PATH that, for `subcommand`, leaves `files` (relative to the store, git's
+    /// locks among them) and kills the tool that started it, as a kill at that moment would.
+    static func killingGit(_ team: TeamFixture, on subcommand: String, leaving files: [String]) throws -> [String: String] {
+        let bin = team.directory.path + "/killing-bin-\(subcommand)"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let touches = files.map { "mkdir -p \"$2/$(dirname '\($0)')\"; : > \"$2/\($0)\"" }.joined(separator: "\n")
+        let script = "#!/bin/sh\ncase \" $* \" in *\" \(subcommand) \"*)\n\(touches)\nkill -9 $PPID; exit 1;;\nesac\nexec /usr/bin/git \"$@\"\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: bin + "/git"))
+        chmod(bin + "/git", 0o755)
+        return ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    @Test func locksOfAKilledFetchAreRecoveredAndSyncWorks() throws {
+        let team = try TeamFixture.team(of: 2)
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        let killing = try Self.killingGit(team, on: "fetch", leaving: [".git/refs/remotes/origin/main.lock", ".git/FETCH_HEAD.lock"])
+        #expect(try team.run(["sync"], in: "s0", extra: killing).exitCode != 0, "killed")
+        let sync = try team.run(["sync"], in: "s0")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(try team.run(["check", "a", "--quiet"], in: "s0").exitCode == 0)
+    }
+
+    @Test func locksAndMergeCopiesOfAKilledMergeAreRecovered() throws {
+        let team = try TeamFixture.team(of: 2)
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        #expect(try team.run(["grant", "b", "premium", "--lifetime"], in: "s0").exitCode == 0)
+        let killing = try Self.killingGit(team, on: "merge", leaving: [".git/HEAD.lock", ".git/ORIG_HEAD.lock", ".git/index.lock", ".merge_file_AbC123"])
+        #expect(try team.run(["sync"], in: "s0", extra: killing).exitCode != 0, "killed")
+        let grant = try team.run(["grant", "c", "premium", "--lifetime"], in: "s0")
+        #expect(grant.exitCode == 0, "\(grant.stderr)")
+        let sync = try team.run(["sync"], in: "s0")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/.merge_file_AbC123"))
+        #expect(try team.settledStatus(in: "s0").isEmpty)
+        for user in ["a", "b", "c"] { #expect(try team.run(["check", user, "--quiet"], in: "s0").exitCode == 0, "\(user)") }
+    }
+
+    @Test func locksAndStagedObjectsOfAKilledGrantAreRecovered() throws {
+        let team = try TeamFixture.team(of: 1)
+        let staged = ".git/objects/00/\(GitStaleFiles.objectStagingPrefix)4242-1"
+        let killing = try Self.killingGit(team, on: "update-ref", leaving: [".git/HEAD.lock", ".git/refs/heads/main.lock", staged])
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s0", extra: killing).exitCode != 0, "killed")
+        let grant = try team.run(["grant", "b", "premium", "--lifetime"], in: "s0")
+        #expect(grant.exitCode == 0, "\(grant.stderr)")
+        #expect(try team.git(["log", "--format=%s", "-2"], in: "s0").stdout.contains("grant premium to a"), "the killed grant is committed")
+        #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/" + staged))
+        let fsck = try team.git(["fsck", "--strict"], in: "s0")
+        #expect(fsck.exitCode == 0)
+        #expect(!fsck.stderr.contains("bad sha1 file"))
+        #expect(try team.settledStatus(in: "s0").isEmpty)
+    }
+
+    /// A lock the tool did not leave (a person's killed `git fetch`) is not removed, and the
+    /// failure is reported as this machine's (exit 4), never as an unreachable remote (6).
+    @Test func aLocalLockIsExit4NotExit6() throws {
+        let team = try TeamFixture.team(of: 2)
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        try team.write(".git/refs/remotes/origin/main.lock", "", in: "s0")
+        let sync = try team.run(["sync"], in: "s0")
+        #expect(sync.exitCode == 4, "\(sync.stderr)")
+        #expect(sync.stderr.contains("main.lock"))
+        #expect(sync.stderr.contains("not of the remote"))
+    }
+
+    /// Item 15: a copy made with `cp -a` (new inodes, same files) syncs.
+    @Test func aCopiedStoreSyncs() throws {
+        let team = try TeamFixture.team(of: 2)
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try Binary.runProgram("/bin/cp", ["-a", team.store("s0"), team.store("copy")]).exitCode == 0)
+        #expect(try team.run(["grant", "b", "premium", "--lifetime"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        let sync = try team.run(["sync"], in: "copy")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(try team.run(["check", "b", "--quiet"], in: "copy").exitCode == 0)
+    }
+
+    /// Issue 23, item 18: a remote that stops answering is given up after `--timeout` (exit 6).
+    @Test func aRemoteThatNeverAnswersTimesOut() throws {
+        let team = try TeamFixture.team(of: 1)
+        #expect(try team.git(["remote", "set-url", "origin", "ssh://git.invalid/store.git"], in: "s0").exitCode == 0)
+        let sync = try team.run(["sync", "--timeout", "1"], in: "s0", extra: ["GIT_SSH_COMMAND": "sh -c 'sleep 30' --"])
+        #expect(sync.exitCode == 6)
+        #expect(sync.stderr.contains("did not finish within 1 s (--timeout)"), "\(sync.stderr)")
+        let help = try Binary.run(["sync", "--help"])
+        #expect(help.stdout.contains("--timeout"))
+        #expect(help.stdout.contains("120"))
+        #expect(try team.run(["sync", "--timeout", "0"], in: "s0").exitCode == 2)
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+import Testing
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTeam
+import EntitlementTestSupport
+
+/// Running a program with big input and output at once: nothing blocks, nothing is lost.
+@Suite(.tags(.unit))
+struct SubprocessTests {
+    /// `cat` echoes its input while it still reads it: a parent that blocked writing its input
+    /// (the child blocked writing output nobody drained) would hang here. Sizes from below one
+    /// pipe buffer to many, with random bytes (seeded).
+    @Test(.timeLimit(.minutes(1)), arguments: [0, 1, 4_095, 65_536, 65_537, 1_000_000, 4_000_000])
+    func bigInputAndOutputFlowBothWays(size: Int) throws {
+        var random = SplitMix64(seed: UInt64(size) &+ 7)
+        let input = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let result = try #require(Subprocess.run(["cat"], environment: ["PATH": "/usr/bin:/bin"], input: input))
+        #expect(result.status == 0)
+        #expect(result.stdout.count == input.count)
+        #expect(result.stdout == input)
+    }
+
+    /// A child that exits without reading its input is no error for the parent (no SIGPIPE).
+    @Test(.timeLimit(.minutes(1)))
+    func aChildThatIgnoresItsInputStillReportsItsExit() throws {
+        let input = [UInt8](repeating: 0x41, count: 1_000_000)
+        let result = try #require(Subprocess.run(["sh", "-c", "echo done; exit 3"], environment: ["PATH": "/usr/bin:/bin"], input: input))
+        #expect(result.status == 3)
+        #expect(result.output == "done\n")
+    }
+
+    /// Both ends of every pipe are closed on exec, so a child started by another thread never
+    /// holds this run's pipes open (two runs at once then each waited for the other's input).
+    @Test func pipesAreClosedOnExec() throws {
+        let ends = try #require(Subprocess.makePipe())
+        defer { ends.forEach { close($0) } }
+        for fd in ends { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0) }
+    }
+
+    /// Runs at once from several threads, each echoing its own input through `cat`.
+    @Test(.timeLimit(.minutes(1)))
+    func runsAtOnceFromManyThreadsEachFinish() async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    let input = [UInt8](repeating: UInt8(index), count: 200_000)
+                    let result = Subprocess.run(["cat"], environment: ["PATH": "/usr/bin:/bin"], input: input)
+                    return result?.stdout == input
+                }
+            }
+            for try await echoed in group { #expect(echoed) }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import EntitlementIngest
+@testable import EntitlementTrust
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementImport
+@testable import EntitlementTeam
+@testable import EntitlementCLI
+
+/// The fixed instant the demo store is described at (Fixtures/README.md).
+package let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!
+
+/// The repository root, found from this file's path.
+package let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+package let demoStorePath = repositoryRoot + "/Fixtures/demo-store"
+
+/// What one in-process run of the CLI printed and returned.
+package struct CLIResult {
+    package var stdout: String
+    package var stderr: String
+    package var exitCode: Int32
+
+    package init(stdout: String, stderr: String, exitCode: Int32) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exitCode = exitCode
+    }
+}
+
+/// Runs the CLI in-process with captured streams and a fixed clock.
+/// `ids` numbers new ids (`id-1`, `id-2`, …) for golden files; by default they are random.
+/// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
+package func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
+            newID: (@Sendable () -> String)? = nil, loginName: String? = "tester", terminal: Bool = false,
+            ids: IDSequence? = nil, clock: (@Sendable () -> Date)? = nil) -> CLIResult {
+    let stdout = OutputSink(capturingAsTerminal: terminal)
+    let stderr = OutputSink(capturingAsTerminal: terminal)
+    let generator: @Sendable () -> String
+    if let newID { generator = newID } else if let ids { generator = { ids.next() } } else { generator = Context.randomID }
+    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
+                          now: clock ?? { now }, newID: generator, loginName: loginName)
+    let code = CLI(context: context).run(arguments)
+    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// Runs the CLI in-process on raw argument bytes, as `main.swift` does.
+package func runCLI(rawArguments: [[UInt8]]) -> CLIResult {
+    let stdout = OutputSink(capturingAsTerminal: false)
+    let stderr = OutputSink(capturingAsTerminal: false)
+    let context = Context(environment: [:], stdout: stdout, stderr: stderr, stdin: InputSource(text: ""), now: { demoDate }, loginName: "tester")
+    let code = CLI(context: context).run(rawArguments: rawArguments)
+    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
+}
+
+/// Ids in sequence (`00000000-0000-4000-8000-000000000001`, …), so output with new ids can be a golden file.
+/// Share one across the runs of a test: ids must stay unique within a store.
+package final class SequentialIDs: Sendable {
+    private let next = Mutex(1)
+
+    package init() {}
+
+    package func callAsFunction() -> String {
+        let number = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        let digits = String(number)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+    }
+
+    package var generator: @Sendable () -> String { { self() } }
+}
+
+/// Deterministic ids: `id-1`, `id-2`, … after a prefix.
+package final class IDSequence: Sendable {
+    private let counter = Mutex(0)
+    package let prefix: String
+
+    package init(prefix: String = "") { self.prefix = prefix }
+
+    package func next() -> String {
+        "\(prefix)id-\(counter.withLock { value -> Int in value += 1; return value })"
+    }
+}
+
+/// A clock that gives the instants it was made with, one per reading, then the last again:
+/// time passing inside one run, deterministically.
+package final class SteppingClock: Sendable {
+    private let readings = Mutex(0)
+    package let instants: [Date]
+
+    package init(_ instants: [Date]) { self.instants = instants }
+
+    package func next() -> Date { instants[min(readings.withLock { value -> Int in value += 1; return value } - 1, instants.count - 1)] }
+}
+
+/// A fresh temporary directory for one test, removed when the value is released.
+package final class TemporaryDirectory {
+    package let path: String
+
+    package init() {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("entitlement-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A copy of the demo store inside this directory.
+    package func copyOfDemoStore() -> String {
+        let destination = path + "/store"
+        try! FileManager.default.copyItem(atPath: demoStorePath, toPath: destination)
+        return destination
+    }
+
+    /// An empty store with the given configuration JSON.
+    package func store(config: String = #"{"schema_version": 1, "entitlements": {"premium": {"products": ["com.example.monthly"]}}}"#) -> String {
+        let root = path + "/store"
+        try! FileManager.default.createDirectory(atPath: root + "/profiles", withIntermediateDirectories: true)
+        try! config.write(toFile: root + "/config.json", atomically: true, encoding: .utf8)
+        return root
+    }
+}
+
+package func readFile(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+package func writeFile(_ path: String, _ text: String) {
+    try! text.write(toFile: path, atomically: false, encoding: .utf8)
+}
+
+/// Compares `actual` with a golden file in Tests/EntitlementCLITests/Golden.
+/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only: a recording run fails
+/// ("Recorded new baseline"), so it can never pass by accident; run again without it.
+package func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let path = repositoryRoot + "/Tests/EntitlementCLITests/Golden/\(name)"
+    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        writeFile(path, actual)
+        Issue.record("Recorded new baseline Golden/\(name); run the tests again without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
+        return
+    }
+    guard let expected = readFile(path) else {
+        Issue.record("missing golden file \(name); run RECORD_SNAPSHOTS=1 make test", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
+}
+
+/// Whether a program is on PATH; tests that need one skip (with the reason) when it is not.
+package func programAvailable(_ name: String) -> Bool {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+    }
+}
