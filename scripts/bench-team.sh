@@ -7,16 +7,17 @@
 #
 # For each size it reuses (or generates) the plain synthetic store bench/store-N, makes
 # a team copy bench/team-N (a hard-link copy: the tool never writes a file in place;
-# fan-out layout, `entitlement init --git`), a bare remote and a second clone, and packs
-# their objects once (`git gc`: a converted store starts with one loose object per file,
-# which git's first automatic gc would otherwise pack in the background during the runs).
-# Then it times with hyperfine: grant including its commit (the plain store beside it),
-# check in both stores, and `sync --pull-only` bringing 1,000 changed profiles (1,000
-# commits, one per grant) into the clone, its fetch included: as a fast-forward, and as
-# a real merge (one local commit, so git merges and the merge driver runs where both
-# sides changed a file). Medians go to bench/results-team.md and, with `full` or
-# UPDATE_DOC=1, into docs/performance.md between the team-store markers. Timings are
-# never asserted.
+# fan-out layout, `entitlement init --git`, timed: a bulk load into one pack, so no
+# `git gc` is needed after it), dates that first commit two months back (a store converted
+# long ago, so that a month's `log` does not start with it), then makes a bare remote and
+# a second clone. Then it times with hyperfine: grant including its commit (the plain store
+# beside it; `git status --porcelain` must print nothing after it), check in both stores,
+# and `sync --pull-only` bringing 1,000 changed profiles (1,000 commits, one per grant)
+# into the clone, its fetch included: as a fast-forward, and as a real merge (one local
+# commit, so git merges and the merge driver runs where both sides changed a file). Last,
+# `log` over the month: those 1,000 grants and one `grant --stdin` of 9,000 more, 10,000
+# events. Medians go to bench/results-team.md and, with `full` or UPDATE_DOC=1, into
+# docs/performance.md between the team-store markers. Timings are never asserted.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-quick}
@@ -61,12 +62,15 @@ for N in "${SIZES[@]}"; do
         mid=$(date +%s.%N)
         "$BIN" init --git --store "$TEAM" >&2 || die "init --git failed"
         end=$(date +%s.%N)
-        echo "migrate --layout fanout: $(awk "BEGIN{print $mid - $start}") s; init --git (convert, first commit): $(awk "BEGIN{print $end - $mid}") s" >"$TEAM/.git/bench-setup.txt"
+        echo "migrate --layout fanout: $(awk "BEGIN{print $mid - $start}") s; init --git (convert, first commit): $(awk "BEGIN{print $end - $mid}") s; $(git -C "$TEAM" count-objects -vH | tr '\n' ' ')" >"$TEAM/.git/bench-setup.txt"
+        # The same first commit, dated two months back (the store was converted long ago).
+        old=$(date -u -d '-60 days' +%s)
+        first=$(GIT_AUTHOR_DATE="@$old" GIT_COMMITTER_DATE="@$old" git -C "$TEAM" commit-tree "HEAD^{tree}" -m "make the store a team store") || die "cannot date the first commit"
+        git -C "$TEAM" update-ref HEAD "$first"
         git clone -q --bare "$TEAM" "$REMOTE" || die "bare clone failed"
         git -C "$TEAM" remote add origin "$PWD/$REMOTE"
         git -C "$TEAM" fetch -q origin
         "$BIN" clone "$PWD/$REMOTE" --store "$CLONE" >&2 || die "entitlement clone failed"
-        for repository in "$TEAM" "$REMOTE" "$CLONE"; do git -C "$repository" gc --quiet || die "git gc in $repository failed"; done
         touch "$TEAM/.git/bench-complete"
     fi
     cat "$TEAM/.git/bench-setup.txt" >&2
@@ -78,7 +82,8 @@ for N in "${SIZES[@]}"; do
         "$BIN grant bench-grant-user premium --duration 1d --reason bench --actor bench --store $PLAIN" >&2
     hyperfine --style basic -N -w 3 -r 30 --export-json "$W/grant-team.json" \
         "$BIN grant bench-grant-user premium --duration 1d --reason bench --store $TEAM" >&2
-    git -C "$TEAM" status --porcelain | head -3 >&2
+    dirty=$(git -C "$TEAM" status --porcelain | wc -l)
+    echo "git status --porcelain after the grants: $dirty lines" >&2
 
     log "check at $N profiles"
     hyperfine --style basic -N -i -w 10 -r 200 --export-json "$W/check-plain.json" "$BIN check $user premium --at $AT --store $PLAIN" >&2
@@ -108,11 +113,24 @@ for N in "${SIZES[@]}"; do
     git -C "$CLONE" update-ref "refs/remotes/origin/$branch" "$old"
     git -C "$CLONE" reset -q --hard "$old"
 
+    log "log over a month: the $CHANGED grants above and one grant --stdin of $((10000 - CHANGED)) more"
+    since=$(date -u -d '-30 days' +%Y-%m-%dT%H:%M:%SZ)
+    if [ ! -f "$TEAM/.git/bench-log-ready" ]; then
+        sed -n "$((CHANGED + 1)),10000p" "$PLAIN/bench-users.txt" |
+            "$BIN" grant --stdin premium --duration 1d --reason "bench log" --store "$TEAM" --quiet || die "bulk grant failed"
+        touch "$TEAM/.git/bench-log-ready"
+    fi
+    events=$("$BIN" log --since "$since" --output jsonl --store "$TEAM" | wc -l)
+    echo "log --since $since: $events events" >&2
+    hyperfine --style basic -N -w 1 -r 5 --export-json "$W/log.json" "$BIN log --since $since --output jsonl --store $TEAM" >&2
+
     {
         echo "| $N | \`grant\` (with its commit in the team store) | $(median_ms "$W/grant-plain.json") ms | $(median_ms "$W/grant-team.json") ms | ≤ $([ "$N" -ge 1000000 ] && echo 100 || echo 50) ms |"
         echo "| $N | \`check\` | $(median_ms "$W/check-plain.json") ms | $(median_ms "$W/check-team.json") ms | ≤ 1.1× plain |"
         echo "| $N | \`sync --pull-only\`, $CHANGED changed profiles ($CHANGED commits, fetch included), fast-forward | - | $(median_ms "$W/sync-ff.json") ms | ≤ 10 s |"
         echo "| $N | the same with local commits, one on a profile that also changed (a merge, the driver runs) | - | $(median_ms "$W/sync-merge.json") ms | ≤ 10 s |"
+        echo "| $N | \`git status --porcelain\` right after those grants | - | $dirty lines | empty |"
+        echo "| $N | \`log --since\` a month: $events events ($CHANGED commits of one grant, one of $((10000 - CHANGED))) | - | $(median_ms "$W/log.json") ms | ≤ 5 s |"
     } >>"$OUT.rows"
     echo "| $N | setup: $(cat "$TEAM/.git/bench-setup.txt") | | | |" >>"$OUT.rows.setup"
 done

@@ -35,7 +35,7 @@ package struct Subprocess {
 
     /// Held from making a run's pipes until the child's ends are closed in this process, so
     /// that no other run's child is started in between.
-    private static let spawning = Mutex(())
+    static let spawning = Mutex(())
 
     /// Runs `arguments[0]` (looked up in PATH). Nil when it cannot be started.
     ///
@@ -71,7 +71,7 @@ package struct Subprocess {
 
     /// Makes the three pipes and starts the child on them; closes the child's ends here.
     /// Nil (everything closed) when a pipe cannot be made or the program cannot be started.
-    private static func spawn(_ program: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], ownGroup: Bool)
+    static func spawn(_ program: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], ownGroup: Bool)
         -> (pid: pid_t, input: [Int32], output: [Int32], error: [Int32])? {
         var pipes: [[Int32]] = []
         for _ in 0..<3 {

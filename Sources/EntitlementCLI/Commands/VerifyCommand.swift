@@ -3,50 +3,64 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 
-/// `entitlement verify`: a linter for stores; reports every problem and never writes.
+/// `entitlement verify`: a linter for stores; reports every problem, and writes only with `--fix`.
 package struct VerifyCommand: RunnableCommand, Equatable {
     package static let spec = CommandSpec(
         name: "verify",
-        abstract: "Check a store for every problem (for CI and hand-written fixtures); never writes.",
+        abstract: "Check a store for every problem (for CI and hand-written fixtures); writes only with --fix.",
         discussion: """
             Reports every problem, not just the first: unparseable files (line and column), a wrong or
             newer schema_version, a file name that does not match its customer id, duplicate transaction
             ids, expires_at before the start, products no entitlement maps, manual grants of
             unconfigured entitlements, index entries pointing nowhere, temporary files left behind.
             Exit 0 when clean, 4 when there are problems. The rules are in docs/verify.md.
+            --fix first gives back every profile id an index entry still records to its customer, as an
+            alias (a store merged by an older version; one commit in a team store), then verifies.
             """,
-        options: [CommonOptions.store, CommonOptions.json, quietFlag],
-        examples: ["entitlement verify --store Fixtures/demo-store", "entitlement verify --json | jq '.problems[].path'"])
+        options: [CommonOptions.store, CommonOptions.json, quietFlag, fixFlag, CommonOptions.actor, CommonOptions.lockTimeout],
+        examples: ["entitlement verify --store Fixtures/demo-store", "entitlement verify --json | jq '.problems[].path'",
+                   "entitlement verify --fix --store ./team-store"])
 
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
+    static let fixFlag = Flag("fix", help: "First restore every profile id the index records as an alias of its customer (docs/verify.md).")
 
     package var store: String?
     package var json: Bool
     package var quiet: Bool
+    package var fix: Bool
+    var actor: String?
+    var lockTimeout: Double?
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         json = parsed.flag(CommonOptions.json)
         quiet = parsed.flag(Self.quietFlag)
+        fix = parsed.flag(Self.fixFlag)
+        actor = try parsed.value(CommonOptions.actor)
+        lockTimeout = try parsed.given(CommonOptions.lockTimeout)
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: Self.spec.name) }
     }
 
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
+        let restored = fix ? try restoreProfileIDs(context) : []
         let showProgress = !quiet && context.stderr.isTerminal
         var progress = ScanProgress(stream: context.stderr, label: "verify", total: showProgress ? try ProfileScan(store: store).count() : 0,
                                     enabled: showProgress, width: context.statusWidth)
         let report = try StoreVerifier(store: store).run(progress: { progress.show($0) })
         progress.clear()
         if json {
-            context.stdout.write(JSONWriter().string(.object(JSONObject([
+            var fields: [(String, JSONValue)] = [
                 ("store", .string(store.root)),
                 ("clean", .bool(report.isClean)),
                 ("profiles_checked", .int(report.profilesChecked)),
                 ("problems", .array(report.problems.map { .object($0.json) })),
-            ]))))
+            ]
+            if fix { fields.append(("fixed", .array(restored.map { .object(Self.fixedObject($0)) }))) }
+            context.stdout.write(JSONWriter().string(.object(JSONObject(fields))))
         } else if !quiet {
-            var out = report.problems.map { $0.text + "\n" }.joined()
+            var out = restored.map { Self.text($0) + "\n" }.joined()
+            out += report.problems.map { $0.text + "\n" }.joined()
             let files = Set(report.problems.map(\.path)).count
             out += report.isClean
                 ? "\(Terminal.escape(store.root)): clean (\(report.profilesChecked) profile\(report.profilesChecked == 1 ? "" : "s") checked).\n"

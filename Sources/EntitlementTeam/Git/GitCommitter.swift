@@ -7,7 +7,7 @@ import EntitlementModel
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
 /// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
-/// `update-ref`). Git's index is caught up right after, or lazily in a big store (`GitIndex`).
+/// `update-ref`). Git's index is caught up right after (`GitIndex`).
 struct GitCommitter {
     let repository: GitRepository
     var durable = true
@@ -59,10 +59,10 @@ struct GitCommitter {
         // No hooks: the index hook would only skip itself (ENTITLEMENT_GIT), at the cost of two shells.
         try repository.check(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "entitlement: \(message.split(separator: "\n").first ?? "")", "HEAD", commit,
                               head ?? String(repeating: "0", count: 40)])
-        // In a store whose index git rewrites quickly, the index catches up with just these paths
-        // now, so `git status` is clean after the command. Best effort: when it cannot (a person's
-        // git holds index.lock), the record stays and `sync` or the hooks catch up; the commit is done.
-        if GitIndex.isQuickToRewrite(repository) { _ = try? GitIndex.refresh(repository) }
+        // The index catches up with these paths now, so `git status` is clean after the command.
+        // Best effort: when it cannot (a person's git holds index.lock), the record stays and
+        // `sync` or the hooks catch up; the commit is done.
+        _ = try? GitIndex.refresh(repository)
         return commit
     }
 

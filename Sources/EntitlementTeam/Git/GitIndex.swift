@@ -1,17 +1,18 @@
 import EntitlementBasics
 import EntitlementModel
 
-/// Git's index in a team store: current after every commit in a store of up to about 15,000
-/// profiles, kept up to date lazily above that.
+/// Git's index in a team store: current after every tool command, at any size.
 ///
 /// The tool's commits are made by plumbing. Each commit appends the paths it changed to
-/// `.git/entitlement/index-stale` (NUL-separated, before the commit's ref moves); in a small
-/// store one `git update-index` of those paths follows at once (`isQuickToRewrite`), so
-/// `git status` is clean after the command. In a big store rewriting the index costs most of
-/// a second (git reads and rewrites all of it to change two entries), so the index catches up
-/// at the start of `sync`, and through two hooks `init --git` and `clone` install for people
-/// who use git directly (`reference-transaction`, so `git pull` refreshes after its fetch;
-/// `pre-commit`, so `git commit` never commits old versions). See docs/team-store.md, "Git's index".
+/// `.git/entitlement/index-stale` (NUL-separated, before the commit's ref moves), then brings
+/// the index up to date for those paths at once. Team stores use git's split index
+/// (`core.splitIndex`): the tool rewrites its small file itself (`SplitIndexUpdate`), which
+/// costs what the change costs; where it cannot (a deletion, an index not yet split, a
+/// person's git holding `index.lock`), git's `update-index --split-index` does it, reading
+/// the whole index once. The record outlives a crash or a busy index: `sync` catches up at
+/// its start, and two hooks `init --git` and `clone` install catch up for people who use git
+/// directly (`reference-transaction`, so `git pull` refreshes after its fetch; `pre-commit`,
+/// so `git commit` never commits old versions). See docs/team-store.md, "Git's index".
 enum GitIndex {
     static func stalePath(_ repository: GitRepository) -> String { "\(repository.gitDirectory)/entitlement/index-stale" }
 
@@ -28,22 +29,18 @@ enum GitIndex {
         let path = stalePath(repository)
         guard let bytes = try GitFiles.read(path) else { return }
         if !bytes.isEmpty {
-            try repository.check(["update-index", "-q", "--add", "--remove", "-z", "--stdin"], input: bytes)
+            let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if try !SplitIndexUpdate.apply(paths, in: repository) {
+                // `--split-index`: a store whose index is not split yet (made by an older version)
+                // is split now, once, so that the next commits take the path above. Many paths, or
+                // a small file grown past what the tool rewrites, are folded into a new shared index.
+                let oversized = (try? GitFiles.system.status("\(repository.gitDirectory)/index")).flatMap { $0 }
+                    .map { Int($0.st_size) > SplitIndexUpdate.largestSplitFile / 2 } ?? false
+                let fold = oversized || paths.count > SplitIndexUpdate.largestSplitFile / 256 ? ["-c", "splitIndex.maxPercentChange=0"] : []
+                try repository.check(fold + ["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
+            }
         }
         try GitFiles.remove(path)
-    }
-
-    /// The largest `.git/index` brought current after every commit (about 15,000 profiles with
-    /// their index entries). Git reads and rewrites the whole file to change two entries: at
-    /// 100k profiles (27 MB) that took 0.6-1 s, and 0.4 s with a split index, on git 2.39
-    /// (docs/performance.md, "Team store"), far over a grant's 50 ms; below this size it is a
-    /// few milliseconds.
-    static let eagerRefreshLimit = 4 << 20
-
-    /// True when `.git/index` is small enough to rewrite after every commit (or missing).
-    static func isQuickToRewrite(_ repository: GitRepository) -> Bool {
-        guard let status = try? GitFiles.system.status("\(repository.gitDirectory)/index") else { return true }
-        return Int(status.st_size) <= eagerRefreshLimit
     }
 
     /// Forgets the record (after something rewrote the whole index, for example `reset --hard`).

@@ -14,7 +14,7 @@ package struct GitRepository: Sendable {
     }
 
     /// The environment git runs with: never prompts (cron has no terminal), plain messages.
-    private var gitEnvironment: [String: String] {
+    var gitEnvironment: [String: String] {
         var env = environment
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["LC_ALL"] = "C"

@@ -39,12 +39,18 @@ package enum GitSetup {
         """
 
     /// The store's git settings: the merge driver; `git pull` merges (so the driver runs);
-    /// git's own files in `.git` private whatever the umask (`core.sharedRepository=0600`).
+    /// git's own files in `.git` private whatever the umask (`core.sharedRepository=0600`);
+    /// a split index, whose small file the tool rewrites after each commit (`SplitIndexUpdate`),
+    /// without the untracked cache and fsmonitor extensions, which it would have to drop
+    /// (docs/performance.md, "Git's index after a commit").
     static func settings(environment: [String: String]) -> [(key: String, value: String)] {
         [("merge.entitlement.name", "entitlement semantic merge (docs/team-store.md)"),
          ("merge.entitlement.driver", driverCommand(environment: environment)),
          ("pull.rebase", "false"),
-         ("core.sharedRepository", "0600")]
+         ("core.sharedRepository", "0600"),
+         ("core.splitIndex", "true"),
+         ("core.untrackedCache", "false"),
+         ("core.fsmonitor", "false")]
     }
 
     /// The merge driver command line git runs: this program's `merge-driver`.
@@ -91,9 +97,12 @@ package enum GitSetup {
         for (name, text) in [(".gitattributes", attributes), (".gitignore", ignored)] where !GitFiles.exists("\(store.root)/\(name)") {
             try GitFiles.writeAtomically(Array(text.utf8), to: "\(store.root)/\(name)", durable: store.durable)
         }
-        // One-time, and proportional to the store anyway: git's own bulk path is the fastest here.
-        try repository.check(["add", "--all", "--", "."])
         let author = GitIdentity(actor: actor)
+        // A new repository: one bulk load (one pack, not a loose object per file).
+        if try !repository.run(["rev-parse", "--verify", "--quiet", "HEAD"]).succeeded {
+            return try GitBulkLoad.commitEverything(repository, message: summary, author: author)
+        }
+        try repository.check(["add", "--all", "--", "."])
         var environment = ["GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email]
         if try repository.userIdentity() == nil {
             environment["GIT_COMMITTER_NAME"] = author.name

@@ -1,0 +1,130 @@
+import Glibc
+import EntitlementBasics
+import EntitlementModel
+import EntitlementStore
+
+/// Brings git's index current for a few paths by rewriting only the small file of a split
+/// index, so the cost follows the change and not the store (docs/team-store.md, "Git's index").
+///
+/// `git update-index` reads and checks the whole index even when it is split: at 1M profiles
+/// the shared part is hundreds of megabytes, and git hashes all of it on every read
+/// (docs/performance.md, "Git's index after a commit"). The tool instead writes, under git's
+/// own `index.lock`, the split file with an entry for each path (its stat data and blob id, as
+/// `update-index` would record them) and the cache tree's directories above them marked out
+/// of date. Git reads such an entry as replacing the shared entry of the same path.
+enum SplitIndexUpdate {
+    /// The largest split file kept: each commit reads, checks and hashes all of it. A change
+    /// that would grow it past this (a bulk grant of thousands) is folded into a new shared
+    /// index by git instead (`GitIndex.refresh`), once, so later commits find it small again.
+    static let largestSplitFile = 1 << 20
+    /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
+    static let largestCacheTree = 64 << 10
+
+    /// Updates the entries of `paths` (relative to the store) to the files' current contents.
+    /// False, with nothing changed, when git must do it: no split index yet, a path deleted
+    /// (its shared entry's position is only known by reading the shared index), a merge's
+    /// conflict entries, an index that is busy (`index.lock`) or of a kind not handled here.
+    static func apply(_ paths: [String], in repository: GitRepository) throws(EntitlementError) -> Bool {
+        let indexPath = "\(repository.gitDirectory)/index"
+        guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= largestSplitFile,
+              let bytes = try GitFiles.read(indexPath), var file = SplitIndexFile(bytes) else { return false }
+        var directories: Set<[UInt8]> = []
+        for path in Set(paths) {
+            guard let entry = try entry(for: path, in: repository) else { return false }
+            file.set(Array(path.utf8), raw: entry)
+            directories.formUnion(CacheTreeInvalidation.directories(above: path))
+        }
+        // A cache tree of more than a few thousand directories is dropped rather than rewritten:
+        // at 100k fan-out profiles it is 2.8 MB, and checking, editing and hashing it again cost a
+        // grant several times its budget (docs/performance.md, "Git's index after a commit").
+        // Git treats it as the optimisation it is: `git status` then compares the index with
+        // HEAD's trees, and `git commit` builds it again.
+        if let tree = file.tree {
+            file.tree = tree.count <= largestCacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
+        }
+        let rewritten = file.bytes
+        guard rewritten.count <= largestSplitFile, try install(rewritten, in: repository, keepingTimesOf: status) else { return false }
+        freshenSharedIndex(file.link, in: repository)
+        return true
+    }
+
+    /// The raw index entry git would record for the file at `path`; nil when it is not a regular file.
+    static func entry(for path: String, in repository: GitRepository) throws(EntitlementError) -> [UInt8]? {
+        let full = "\(repository.root)/\(path)"
+        guard let status = try GitFiles.system.status(full), status.st_mode & S_IFMT == S_IFREG,
+              let content = try GitFiles.read(full) else { return nil }
+        let blob = SHA1.digest(Array("blob \(content.count)\0".utf8) + content)
+        let name = Array(path.utf8)
+        var raw: [UInt8] = []
+        raw.reserveCapacity(SplitIndexFile.entrySize(nameLength: name.count))
+        let fields: [UInt32] = [
+            UInt32(truncatingIfNeeded: status.st_ctim.tv_sec), UInt32(truncatingIfNeeded: status.st_ctim.tv_nsec),
+            UInt32(truncatingIfNeeded: status.st_mtim.tv_sec), UInt32(truncatingIfNeeded: status.st_mtim.tv_nsec),
+            UInt32(truncatingIfNeeded: status.st_dev), UInt32(truncatingIfNeeded: status.st_ino),
+            status.st_mode & 0o100 != 0 ? 0o100755 : 0o100644,
+            status.st_uid, status.st_gid, UInt32(truncatingIfNeeded: status.st_size),
+        ]
+        for field in fields { SplitIndexFile.append32(field, to: &raw) }
+        raw += blob
+        let flags = min(name.count, 0xFFF)
+        raw += [UInt8(flags >> 8), UInt8(flags & 0xFF)]
+        raw += name
+        raw += [UInt8](repeating: 0, count: SplitIndexFile.entrySize(nameLength: name.count) - raw.count)
+        return raw
+    }
+
+    /// Replaces `.git/index` through `index.lock`, as git does; false when the lock is taken
+    /// (a person's git is using the index: the paths stay recorded and are caught up later).
+    ///
+    /// The new file keeps the old one's modification time. Git trusts an entry's stat data
+    /// only when the file is older than the index ("racy git"): with the old time, every entry
+    /// kept keeps exactly the trust it had, and the new entries (files written after it) are
+    /// compared by content until git next writes the index itself. A newer time would vouch
+    /// for an edit made in the same clock tick as git's last index write, which git would
+    /// have caught.
+    private static func install(_ bytes: [UInt8], in repository: GitRepository, keepingTimesOf old: stat) throws(EntitlementError) -> Bool {
+        let lock = "\(repository.gitDirectory)/index.lock", fileSystem = GitFiles.system
+        let fd: Int32
+        do {
+            fd = try systemCall("open") { fileSystem.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        } catch where error.code == EEXIST {
+            return false
+        } catch {
+            throw .io(path: lock, message: "cannot create: \(error.message)")
+        }
+        do throws(SystemError) {
+            defer { fileSystem.closeQuietly(fd) }
+            var written = 0
+            while written < bytes.count {
+                let offset = written
+                let count = try bytes.withUnsafeBytes { buffer in
+                    Result { () throws(SystemError) -> Int in
+                        try systemCall("write") { fileSystem.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                    }
+                }.get()
+                guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
+                written += count
+            }
+            var times = [old.st_atim, old.st_mtim]
+            try systemCall("futimens") { futimens(fd, &times) }
+        } catch {
+            _ = fileSystem.unlink(lock)
+            throw .io(path: lock, message: "cannot write: \(error.message)")
+        }
+        do {
+            try systemCall("rename") { Glibc.rename(lock, "\(repository.gitDirectory)/index") }
+        } catch {
+            _ = fileSystem.unlink(lock)
+            throw .io(path: lock, message: "cannot rename: \(error.message)")
+        }
+        return true
+    }
+
+    /// Touches the shared index this file names, as git does on each write: git deletes shared
+    /// indexes left untouched for `splitIndex.sharedIndexExpire` (two weeks) when it writes a new one.
+    private static func freshenSharedIndex(_ link: [UInt8], in repository: GitRepository) {
+        guard link.count >= 20 else { return }
+        let hex = link[0..<20].map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        _ = utimensat(AT_FDCWD, "\(repository.gitDirectory)/sharedindex.\(hex)", nil, 0)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTeam
+import EntitlementTestSupport
+
+/// `init --git` of a plain store as one `git fast-import` bulk load (issue 21, scale): the
+/// same end state as `git add --all` and `git commit` gave.
+@Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
+struct TeamBulkInitTests {
+    @Test func theFirstCommitHoldsWhatGitAddWouldAndTheStoreWorksAsATeamStore() throws {
+        let team = TeamFixture()
+        _ = try Binary.runProgram("/usr/bin/env", ["git", "init", "--quiet", "--bare", team.remote], environment: team.environment)
+        try FileManager.default.copyItem(atPath: demoStorePath, toPath: team.store("s0"))
+        // Names git would quote, and a file `.gitignore` names (never committed).
+        for user in ["quote\"d", "auth0|a b", "ünï", "back\\slash"] {
+            #expect(try team.run(["grant", user, "premium", "--lifetime", "--actor", "Seed"], in: "s0").exitCode == 0)
+        }
+        try FileManager.default.createDirectory(atPath: team.store("s0") + "/.tmp", withIntermediateDirectories: true)
+        try Data("ignored\n".utf8).write(to: URL(fileURLWithPath: team.store("s0") + "/.tmp/staged"))
+
+        let converted = try team.run(["init", "--git", "--actor", "Ops <ops@example.com>"], in: "s0")
+        #expect(converted.exitCode == 0, "\(converted.stderr)")
+        // The tree `git add --all` makes of the same files, in an index of its own.
+        let scratchIndex = team.directory.path + "/scratch-index"
+        let add = try Binary.runProgram("/usr/bin/env", ["GIT_INDEX_FILE=\(scratchIndex)", "git", "-C", team.store("s0"), "add", "--all"], environment: team.environment)
+        #expect(add.exitCode == 0, "\(add.stderr)")
+        let expected = try Binary.runProgram("/usr/bin/env", ["GIT_INDEX_FILE=\(scratchIndex)", "git", "-C", team.store("s0"), "write-tree"], environment: team.environment).stdout
+        #expect(try team.git(["rev-parse", "HEAD^{tree}"], in: "s0").stdout == expected)
+        #expect(try !team.git(["ls-files"], in: "s0").stdout.contains(".tmp"))
+        #expect(try team.git(["log", "--format=%an <%ae>|%cn <%ce>|%s|%P"], in: "s0").stdout == "Ops <ops@example.com>|Ops <ops@example.com>|make the store a team store|\n")
+        // Clean and whole: nothing to commit, every object sound, verify clean. (An import this small
+        // is unpacked into loose objects by fast-import itself: `fastimport.unpackLimit`, 100.)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+        #expect(try team.git(["fsck", "--no-progress"], in: "s0").exitCode == 0)
+        #expect(try team.run(["verify", "--quiet"], in: "s0").exitCode == 0)
+        // The same set-up as before: private .git, hooks, private attributes, the driver, a split index.
+        let git = team.store("s0") + "/.git"
+        #expect(try permissions(git) == 0o700)
+        #expect(try permissions(git + "/config") == 0o600)
+        #expect(try String(contentsOfFile: git + "/hooks/pre-commit", encoding: .utf8).contains(GitIndex.hookMarker))
+        #expect(try String(contentsOfFile: git + "/info/attributes", encoding: .utf8) == GitSetup.privateAttributes)
+        #expect(try team.git(["config", "core.splitIndex"], in: "s0").stdout == "true\n")
+        #expect(try team.git(["config", "merge.entitlement.driver"], in: "s0").stdout.contains("merge-driver"))
+
+        // It syncs: pushed, cloned, changed on the clone, pulled back.
+        try team.identify("s0")
+        try team.git(["remote", "add", "origin", team.remote], in: "s0")
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try Binary.run(["clone", team.remote, "--store", team.store("s1")], environment: team.environment).exitCode == 0)
+        try team.identify("s1")
+        #expect(try team.run(["grant", "auth0|a b", "sports", "--duration", "1w", "--actor", "Ben"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try team.run(["check", "auth0|a b", "sports", "--quiet"], in: "s0").exitCode == 0)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+    }
+
+    @Test func pathsAreQuotedForFastImport() {
+        #expect(GitBulkLoad.quoted("profiles/a.json") == "\"profiles/a.json\"")
+        #expect(GitBulkLoad.quoted("a\"b\\c\nd\te") == "\"a\\\"b\\\\c\\nd\\011e\"")
+    }
+
+    private func permissions(_ path: String) throws -> Int {
+        ((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0) & 0o777
+    }
+}
