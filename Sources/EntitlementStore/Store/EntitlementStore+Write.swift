@@ -31,7 +31,7 @@ extension EntitlementStore {
         changes += try aliasIndexChanges(for: profiles)
         changes += extra
         try commit(changes, syncOnce: changes.count > Self.parallelStagingThreshold)
-        return profiles.compactMap(updateIndex)
+        return updateIndexes(profiles)
     }
 
     /// Runs a read-modify-write under the store's writer lock, after completing or
@@ -106,17 +106,32 @@ extension EntitlementStore {
     }
 
     /// Points the profile-id index at `profile`'s user; a warning instead of an error.
-    private func updateIndex(_ profile: Profile) -> String? {
-        guard let profileID = profile.profileID, !profileID.isEmpty else { return nil }
-        let indexPath = profileIDIndexPath(for: profileID)
-        let userID = Array(profile.customerUserID.utf8)
-        do {
-            if try fileSystem.readFile(indexPath) == userID { return nil }
-            try commit([FileChange(path: relativeProfileIDIndexPath(for: profileID), bytes: userID)])
-            return nil
-        } catch {
-            return "the profile was saved, but its profile-id index entry was not (\(error.description)); lookups by --profile-id scan the store until the next save of this profile"
+    /// Brings the profile-id index entries of `profiles` up to date, all in one journal: a batch
+    /// of new profiles (ingest's 500) costs one durable commit, not one per profile.
+    private func updateIndexes(_ profiles: [Profile]) -> [String] {
+        var entries: [FileChange] = []
+        var warnings: [String] = []
+        for profile in profiles {
+            guard let profileID = profile.profileID, !profileID.isEmpty else { continue }
+            let userID = Array(profile.customerUserID.utf8)
+            do {
+                if try fileSystem.readFile(profileIDIndexPath(for: profileID)) == userID { continue }
+                entries.append(FileChange(path: relativeProfileIDIndexPath(for: profileID), bytes: userID))
+            } catch {
+                warnings.append(Self.indexWarning(error))
+            }
         }
+        guard !entries.isEmpty else { return warnings }
+        do {
+            try commit(entries, syncOnce: entries.count > Self.parallelStagingThreshold)
+        } catch {
+            warnings.append(Self.indexWarning(error))
+        }
+        return warnings
+    }
+
+    private static func indexWarning(_ error: EntitlementError) -> String {
+        "the profile was saved, but its profile-id index entry was not (\(error.description)); lookups by --profile-id scan the store until the next save of this profile"
     }
 
     // MARK: Files and directories
