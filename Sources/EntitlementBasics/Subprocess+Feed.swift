@@ -1,14 +1,11 @@
 import Glibc
-import EntitlementBasics
-import EntitlementModel
-import EntitlementStore
 
 /// A run whose standard input is produced while the child runs: gigabytes for
 /// `git fast-import` that never sit in memory at once, as `Subprocess.run`'s `input` would.
 extension Subprocess {
     /// Where a producer writes the child's standard input: bytes are buffered and sent a
     /// chunk at a time, draining the child's outputs meanwhile, so neither side blocks the other.
-    struct Feed {
+    package struct Feed {
         fileprivate let stdin: Int32, stdout: Int32, stderr: Int32
         fileprivate var buffer: [UInt8] = []
         fileprivate var result = Result(status: -1, stdout: [], stderr: [])
@@ -16,12 +13,12 @@ extension Subprocess {
         fileprivate var failed = false
         static let chunk = 1 << 20
 
-        mutating func write(_ bytes: [UInt8]) {
+        package mutating func write(_ bytes: [UInt8]) {
             buffer.append(contentsOf: bytes)
             if buffer.count >= Self.chunk { send() }
         }
 
-        mutating func write(_ text: String) { write(Array(text.utf8)) }
+        package mutating func write(_ text: String) { write(Array(text.utf8)) }
 
         /// Sends the buffer; a child that stopped reading (it failed) makes later writes no-ops.
         fileprivate mutating func send() {
@@ -58,8 +55,8 @@ extension Subprocess {
 
     /// Runs `arguments[0]` with standard input written by `produce`; nil when it cannot start.
     /// An error `produce` throws kills the child and is rethrown.
-    static func feeding(_ arguments: [String], environment: [String: String],
-                        _ produce: (inout Feed) throws(EntitlementError) -> Void) throws(EntitlementError) -> Result? {
+    package static func feeding<Failure: Error>(_ arguments: [String], environment: [String: String],
+                                                _ produce: (inout Feed) throws(Failure) -> Void) throws(Failure) -> Result? {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
@@ -68,7 +65,7 @@ extension Subprocess {
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
         var feed = Feed(stdin: child.input[1], stdout: child.output[0], stderr: child.error[0])
-        var thrown: EntitlementError?
+        var thrown: Failure?
         do { try produce(&feed) } catch { thrown = error }
         if thrown == nil { feed.send() } else { kill(child.pid, SIGKILL) }
         close(child.input[1])
