@@ -33,4 +33,31 @@ package struct RawObject: Sendable {
         }
         set { storage = .tree(newValue) }
     }
+
+    /// One top-level member, without parsing the others: reading one small field (`last_event`)
+    /// of a profile the byte decoder kept as bytes costs a scan of the top level, not a tree of
+    /// every transaction (docs/performance.md, "Layered modules"). Anything the scanner leaves to
+    /// the tree (an escaped key, deep nesting) is answered from the parsed object, so the answer
+    /// is always `object[key]`.
+    package func member(_ key: String) -> JSONValue? {
+        guard case .source(let bytes, let range) = storage else { return object[key] }
+        let found: JSONValue?? = bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            var cursor = ByteCursor(slice)
+            do {
+                try cursor.beginObject()
+                var first = true
+                while let name = try cursor.nextKey(first: &first) {
+                    let start = cursor.index
+                    _ = try cursor.value()
+                    guard slice[name].elementsEqual(key.utf8) else { continue }
+                    return .some(try? JSONParser.parse(UnsafeBufferPointer(rebasing: slice[start..<cursor.index])))
+                }
+                return .some(nil)
+            } catch {
+                return nil
+            }
+        }
+        return found ?? object[key]
+    }
 }
