@@ -16,13 +16,7 @@ import EntitlementTestSupport
 struct AdaptyEventTests {
     typealias F = IngestFixtures
 
-    struct Case: CustomTestStringConvertible, Sendable {
-        var name: String
-        var bodies: [String]
-        var day: Double
-        var state: String
-        var testDescription: String { name }
-    }
+    typealias Case = IngestEventCase
 
     static let started = F.adapty("subscription_started", id: "a1", at: 0)
     static let trial = F.adapty("trial_started", id: "a1", at: 0, expiresAt: 7)
@@ -78,17 +72,8 @@ struct AdaptyEventTests {
 
     @Test(arguments: cases)
     func eventGivesState(_ item: Case) {
-        let directory = TemporaryDirectory()
-        let (store, secrets) = F.store(in: directory)
-        let ingest = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: item.bodies.joined(separator: "\n"))
-        #expect(ingest.exitCode == 0, "\(ingest.stdout)\(ingest.stderr)")
-        #expect(ingest.stdout.contains("\(item.bodies.count) applied"), "\(ingest.stdout)")
-        let check = runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(item.day), "--json"])
-        #expect(check.stdout.contains("\"state\": \"\(item.state)\""), "\(check.stdout)")
-        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+        F.expectState(item)
     }
-
-    static func at(_ day: Double) -> String { ISODate.format(Date(timeIntervalSince1970: Double(F.base) / 1000 + day * 86_400)) }
 
     @Test func unknownTypeIsRecordedAndChangesNothing() {
         let directory = TemporaryDirectory()
@@ -103,14 +88,14 @@ struct AdaptyEventTests {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: Self.started).exitCode == 0)
-        #expect(runCLI(["check", "--profile-id", "5f1c-adapty-alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "--profile-id", "5f1c-adapty-alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
     }
 
     @Test func withoutCustomerUserIDTheProfileIDIsTheUser() {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: F.adapty("subscription_started", id: "a1", at: 0, user: nil)).exitCode == 0)
-        #expect(runCLI(["check", "5f1c-adapty-alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "5f1c-adapty-alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
     }
 
     @Test(arguments: [
@@ -140,7 +125,7 @@ struct AdaptyEventTests {
         #expect(ingest.exitCode == 2, "\(ingest.stdout)\(ingest.stderr)")
         #expect(ingest.stdout.contains("1 applied"))
         #expect(ingest.stdout.contains("2 malformed"))
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
         #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
@@ -155,11 +140,11 @@ struct AdaptyEventTests {
         #expect(ping.stdout.contains("\"events\": 0"))
         #expect(WebhookCGITests.status(post(Self.started, nil)) == "Status: 401 Unauthorized")
         #expect(WebhookCGITests.status(post(Self.started, "adapty-secreT")) == "Status: 403 Forbidden")
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 1)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 1)
         let valid = post(Self.started, F.adaptySecret)
         #expect(WebhookCGITests.status(valid) == "Status: 200 OK")
         #expect(valid.stdout.contains("\"applied\": 1"))
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
         let replay = post(Self.started, F.adaptySecret)
         #expect(replay.stdout.contains("\"duplicate\": 1"))
         #expect(WebhookCGITests.status(post("{\"event_type\": 1, \"event_properties\": {}}", F.adaptySecret)) == "Status: 400 Bad Request")

@@ -29,7 +29,7 @@ struct AppStoreWithoutTokenTests {
     }
 
     static func check(_ store: String, day: Double) -> CLIResult {
-        runCLI(["check", F.appStoreUser, "premium", "--store", store, "--at", AdaptyEventTests.at(day)])
+        runCLI(["check", F.appStoreUser, "premium", "--store", store, "--at", IngestFixtures.at(day)])
     }
 
     @Test func theHolderOfTheOriginalTransactionIsTheCustomer() throws {

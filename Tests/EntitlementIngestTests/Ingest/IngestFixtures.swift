@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
@@ -93,5 +94,34 @@ enum IngestFixtures {
         var environment = ["REQUEST_METHOD": method, "CONTENT_LENGTH": String(body.utf8.count), "GATEWAY_INTERFACE": "CGI/1.1"]
         if let authorization { environment["HTTP_AUTHORIZATION"] = authorization }
         return environment
+    }
+}
+
+/// One row of an event table (docs/ingest.md): bodies ingested in order, then what
+/// `check USER premium` answers on `day` (days after `IngestFixtures.base`).
+struct IngestEventCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var bodies: [String]
+    var day: Double
+    var state: String
+    var user = "alice"
+    var testDescription: String { name }
+}
+
+extension IngestFixtures {
+    /// `day` days after `base`, as `--at` takes it.
+    static func at(_ day: Double) -> String { ISODate.format(Date(timeIntervalSince1970: Double(base) / 1000 + day * 86_400)) }
+
+    /// Ingests the case's bodies into a new store (every one applied), then expects `check`'s
+    /// state on its day and a clean `verify`.
+    static func expectState(_ item: IngestEventCase, sourceLocation: SourceLocation = #_sourceLocation) {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = self.store(in: directory)
+        let ingest = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: item.bodies.joined(separator: "\n"))
+        #expect(ingest.exitCode == 0, "\(ingest.stdout)\(ingest.stderr)", sourceLocation: sourceLocation)
+        #expect(ingest.stdout.contains("\(item.bodies.count) applied"), "\(ingest.stdout)", sourceLocation: sourceLocation)
+        let check = runCLI(["check", item.user, "premium", "--store", store, "--at", at(item.day), "--json"])
+        #expect(check.stdout.contains("\"state\": \"\(item.state)\""), "\(check.stdout)", sourceLocation: sourceLocation)
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0, sourceLocation: sourceLocation)
     }
 }

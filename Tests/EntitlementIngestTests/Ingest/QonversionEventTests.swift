@@ -16,13 +16,7 @@ import EntitlementTestSupport
 struct QonversionEventTests {
     typealias F = IngestFixtures
 
-    struct Case: CustomTestStringConvertible, Sendable {
-        var name: String
-        var bodies: [String]
-        var day: Double
-        var state: String
-        var testDescription: String { name }
-    }
+    typealias Case = IngestEventCase
 
     static let started = F.qonversion("subscription_started", at: 0, purchasedAt: 0)
     static let trial = F.qonversion("trial_started", at: 0, expiresAt: 7)
@@ -57,14 +51,7 @@ struct QonversionEventTests {
 
     @Test(arguments: cases)
     func eventGivesState(_ item: Case) {
-        let directory = TemporaryDirectory()
-        let (store, secrets) = F.store(in: directory)
-        let ingest = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: item.bodies.joined(separator: "\n"))
-        #expect(ingest.exitCode == 0, "\(ingest.stdout)\(ingest.stderr)")
-        #expect(ingest.stdout.contains("\(item.bodies.count) applied"), "\(ingest.stdout)")
-        let check = runCLI(["check", "alice", "premium", "--store", store, "--at", AdaptyEventTests.at(item.day), "--json"])
-        #expect(check.stdout.contains("\"state\": \"\(item.state)\""), "\(check.stdout)")
-        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+        F.expectState(item)
     }
 
     @Test func theKeyIsBuiltFromTheEventsFields() throws {
@@ -79,7 +66,7 @@ struct QonversionEventTests {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: Self.started).exitCode == 0)
-        let check = runCLI(["check", "QON_alice", "premium", "--store", store, "--at", AdaptyEventTests.at(10)])
+        let check = runCLI(["check", "QON_alice", "premium", "--store", store, "--at", F.at(10)])
         #expect(check.exitCode == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("alice"))
     }
@@ -89,7 +76,7 @@ struct QonversionEventTests {
         let (store, secrets) = F.store(in: directory)
         let body = F.qonversion("subscription_started", at: 0, extra: ["custom_user_id": ""])
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: body).exitCode == 0)
-        #expect(runCLI(["check", "QON_alice", "premium", "--store", store, "--at", AdaptyEventTests.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "QON_alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
     }
 
     @Test func unknownTypeIsRecordedAndChangesNothing() {
@@ -128,10 +115,10 @@ struct QonversionEventTests {
         let forged = post(Self.started, "Basic q-secreT")
         #expect(WebhookCGITests.status(forged) == "Status: 403 Forbidden")
         #expect(!forged.stderr.contains("q-secre"))
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", AdaptyEventTests.at(10)]).exitCode == 1)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 1)
         let valid = post(Self.started, F.qonversionSecret)
         #expect(WebhookCGITests.status(valid) == "Status: 200 OK")
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", AdaptyEventTests.at(10)]).exitCode == 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(10)]).exitCode == 0)
         #expect(post(Self.started, F.qonversionSecret).stdout.contains("\"duplicate\": 1"))
         #expect(WebhookCGITests.status(post("[1, 2]", F.qonversionSecret)) == "Status: 400 Bad Request")
     }

@@ -16,14 +16,7 @@ struct RevenueCatEventTests {
     typealias F = IngestFixtures
 
     /// One case: bodies ingested in order, then `check alice premium --at day`.
-    struct Case: CustomTestStringConvertible, Sendable {
-        var name: String
-        var bodies: [String]
-        var day: Double
-        var state: String
-        var user = "alice"
-        var testDescription: String { name }
-    }
+    typealias Case = IngestEventCase
 
     static let initial = F.revenueCat("INITIAL_PURCHASE", id: "e1", at: 0)
 
@@ -70,15 +63,7 @@ struct RevenueCatEventTests {
 
     @Test(arguments: cases)
     func eventGivesState(_ item: Case) {
-        let directory = TemporaryDirectory()
-        let (store, secrets) = F.store(in: directory)
-        let ingest = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: item.bodies.joined(separator: "\n"))
-        #expect(ingest.exitCode == 0, "\(ingest.stderr)")
-        #expect(ingest.stdout.contains("\(item.bodies.count) applied"), "\(ingest.stdout)")
-        let at = ISODate.format(Date(timeIntervalSince1970: Double(F.base) / 1000 + item.day * 86_400))
-        let check = runCLI(["check", item.user, "premium", "--store", store, "--at", at, "--json"])
-        #expect(check.stdout.contains("\"state\": \"\(item.state)\"") || check.stdout.contains("\"state\":\"\(item.state)\""), "\(check.stdout)")
-        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+        F.expectState(item)
     }
 
     @Test(arguments: ["TEST", "INVOICE_ISSUANCE", "EXPERIMENT_ENROLLMENT", "VIRTUAL_CURRENCY_TRANSACTION"])

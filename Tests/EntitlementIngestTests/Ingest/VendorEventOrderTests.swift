@@ -57,7 +57,7 @@ struct VendorEventOrderTests {
         #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: Self.events.reversed().joined(separator: "\n")).exitCode == 0)
         let expected: [(String, Double, String)] = [("alice", 45, "active"), ("alice", 55, "revoked"), ("bob", 50, "active"), ("bob", 71, "expired")]
         for (user, day, state) in expected {
-            let check = runCLI(["check", user, "premium", "--store", store, "--at", AdaptyEventTests.at(day), "--json"])
+            let check = runCLI(["check", user, "premium", "--store", store, "--at", IngestFixtures.at(day), "--json"])
             #expect(check.stdout.contains("\"state\": \"\(state)\""), "\(user) at day \(day): \(check.stdout)")
         }
     }
