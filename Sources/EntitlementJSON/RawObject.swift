@@ -35,29 +35,74 @@ package struct RawObject: Sendable {
     }
 
     /// One top-level member, without parsing the others: reading one small field (`last_event`)
-    /// of a profile the byte decoder kept as bytes costs a scan of the top level, not a tree of
-    /// every transaction (docs/performance.md, "Layered modules"). Anything the scanner leaves to
-    /// the tree (an escaped key, deep nesting) is answered from the parsed object, so the answer
-    /// is always `object[key]`.
+    /// of a profile the byte decoder kept as bytes costs a walk over the top level, not a tree
+    /// of every transaction (docs/performance.md, "Layered modules"). The bytes were checked
+    /// strictly when read, so the walk only counts brackets and skips strings; a key with an
+    /// escape in it is answered from the parsed object, so the answer is always `object[key]`.
     package func member(_ key: String) -> JSONValue? {
         guard case .source(let bytes, let range) = storage else { return object[key] }
         let found: JSONValue?? = bytes.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            var cursor = ByteCursor(slice)
-            do {
-                try cursor.beginObject()
-                var first = true
-                while let name = try cursor.nextKey(first: &first) {
-                    let start = cursor.index
-                    _ = try cursor.value()
-                    guard slice[name].elementsEqual(key.utf8) else { continue }
-                    return .some(try? JSONParser.parse(UnsafeBufferPointer(rebasing: slice[start..<cursor.index])))
+            var index = Self.afterWhitespace(slice, 1)  // past the opening brace
+            while index < slice.count, slice[index] == UInt8(ascii: "\"") {
+                let keyEnd = Self.stringEnd(slice, index)
+                guard keyEnd - 1 > index, keyEnd <= slice.count else { return nil }
+                let name = UnsafeBufferPointer(rebasing: slice[(index + 1)..<(keyEnd - 1)])
+                if name.contains(UInt8(ascii: "\\")) { return nil }
+                index = Self.afterWhitespace(slice, keyEnd)
+                index = Self.afterWhitespace(slice, index + 1)  // past the colon
+                let valueEnd = Self.valueEnd(slice, index)
+                if name.elementsEqual(key.utf8) {
+                    return .some(try? JSONParser.parse(UnsafeBufferPointer(rebasing: slice[index..<valueEnd])))
                 }
-                return .some(nil)
-            } catch {
-                return nil
+                index = Self.afterWhitespace(slice, valueEnd)
+                if index < slice.count, slice[index] == UInt8(ascii: ",") { index = Self.afterWhitespace(slice, index + 1) }
             }
+            return .some(nil)
         }
         return found ?? object[key]
+    }
+
+    private static func afterWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] <= 0x20 { index += 1 }
+        return index
+    }
+
+    /// Just past the closing quote of the string that opens at `start`.
+    private static func stringEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return index
+    }
+
+    /// Just past the (already validated) value that starts at `start`.
+    private static func valueEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var index = start, depth = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index = stringEnd(bytes, index)
+                if depth == 0 { return index }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return index }  // the end of a scalar that ends the object
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            case UInt8(ascii: ","):
+                if depth == 0 { return index }
+            default:
+                if depth == 0, bytes[index] <= 0x20 { return index }
+            }
+            index += 1
+        }
+        return index
     }
 }

@@ -14,6 +14,8 @@ extension UnitTests {
             #"{}"#,
             #"{"aliases": ["b", "a"], "last_event":{"at":"x"}}"#,
             "{\n  \"last_event\" :\n  {\"at\": \"2026-02-02T00:00:00Z\"}\n}",
+            #"{"a": "x}\"{,", "b": [1, "]", {"c": "}"}], "n": -1.5e3, "t": true, "last_event": {"at": "]"}}"#,
+            #"{"renewal_info": {"k1": {}, "k2": {"x": [{}]}}, "aliases": [], "last_event": false}"#,
         ]
 
         @Test(arguments: documents)
@@ -21,7 +23,7 @@ extension UnitTests {
             let bytes = Array(document.utf8)
             let raw = RawObject(bytes: bytes, range: 0..<bytes.count)
             let parsed = try #require(try JSONParser.parse(bytes).objectValue)
-            for key in ["last_event", "aliases", "a", "z", "missing", "kay"] {
+            for key in ["last_event", "aliases", "a", "b", "n", "t", "z", "renewal_info", "missing", "kay"] {
                 #expect(raw.member(key) == parsed[key], "\(key) of \(document)")
             }
         }
