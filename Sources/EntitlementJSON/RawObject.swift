@@ -10,6 +10,9 @@ package struct RawObject: Sendable {
         case tree(JSONObject)
         /// `bytes[range]` is one object of a document the byte decoder accepted.
         case source([UInt8], Range<Int>)
+        /// The same, with where each top-level member is, noted by the decoder as it read them:
+        /// key content and value, in pairs (`member` then reads one without walking the rest).
+        case indexed([UInt8], Range<Int>, members: [Range<Int>])
     }
 
     private var storage: Storage
@@ -19,12 +22,16 @@ package struct RawObject: Sendable {
     /// The object at `range` of `bytes` (an object the byte decoder accepted).
     package init(bytes: [UInt8], range: Range<Int>) { storage = .source(bytes, range) }
 
+    /// The object at `range` of `bytes`, with every top-level member's key content and value
+    /// ranges in pairs, as the byte decoder found them.
+    package init(bytes: [UInt8], range: Range<Int>, members: [Range<Int>]) { storage = .indexed(bytes, range, members: members) }
+
     /// The object, parsed from its bytes if it was read by the byte decoder.
     package var object: JSONObject {
         get {
             switch storage {
             case .tree(let object): return object
-            case .source(let bytes, let range):
+            case .source(let bytes, let range), .indexed(let bytes, let range, _):
                 let value = bytes.withUnsafeBufferPointer { buffer in
                     try? JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[range]))
                 }
@@ -40,6 +47,15 @@ package struct RawObject: Sendable {
     /// strictly when read, so the walk only counts brackets and skips strings; a key with an
     /// escape in it is answered from the parsed object, so the answer is always `object[key]`.
     package func member(_ key: String) -> JSONValue? {
+        if case .indexed(let bytes, _, let members) = storage {
+            return bytes.withUnsafeBufferPointer { buffer in
+                for pair in stride(from: 0, to: members.count - 1, by: 2)
+                where UnsafeBufferPointer(rebasing: buffer[members[pair]]).elementsEqual(key.utf8) {
+                    return try? JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[members[pair + 1]]))
+                }
+                return nil
+            }
+        }
         guard case .source(let bytes, let range) = storage else { return object[key] }
         let found: JSONValue?? = bytes.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[range])

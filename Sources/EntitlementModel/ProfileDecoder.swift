@@ -63,13 +63,17 @@ package struct ProfileDecoder {
         var transactions: [Transaction] = []
         var renewals: [String: RenewalInfo] = [:]
         var first = true
+        // Where each member is (key, value), so that one field the model does not read
+        // (`last_event`, `aliases`) is found later without walking the file again.
+        var members: [Range<Int>] = []
         while let key = try cursor.nextKey(first: &first) {
+            let valueStart = cursor.index
+            defer { members += [key, valueStart..<cursor.index] }
             guard let slot = fields.slot(key, cursor.bytes) else {
                 try cursor.addKey(key, since: unknownKeys)
                 _ = try cursor.value()
                 continue
             }
-            let valueStart = cursor.index
             switch (slot, cursor.peek()) {
             case (Slot.customAttributes, UInt8(ascii: "{")):
                 try cursor.skipCustomAttributes()
@@ -99,7 +103,7 @@ package struct ProfileDecoder {
         _ = try fields.optionalObject(Slot.renewalInfo)
         profile.transactions = transactions
         profile.renewalInfo = renewals
-        profile.rawStorage = RawObject(bytes: source, range: range)
+        profile.rawStorage = RawObject(bytes: source, range: range, members: members)
         return profile
     }
 
