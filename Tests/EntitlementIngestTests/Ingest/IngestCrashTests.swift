@@ -14,7 +14,7 @@ import EntitlementTestSupport
 /// SIGKILL at seeded random moments. After one more `ingest`, every event answered 200 is
 /// applied, none twice, every profile reads whole, and `verify` is clean. The kill timings are
 /// drawn from fixed seeds; `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and events.
-@Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(5)), .enabled(if: Binary.exists, "needs the built binary"))
+@Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(10)), .enabled(if: Binary.exists, "needs the built binary"))
 struct IngestCrashTests {
     typealias F = IngestFixtures
     static var stress: Bool { ProcessInfo.processInfo.environment["ENTITLEMENT_STRESS"] == "1" }

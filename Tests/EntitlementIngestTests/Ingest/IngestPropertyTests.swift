@@ -15,7 +15,7 @@ import EntitlementTestSupport
 /// of them into one: the same profiles and config.json byte for byte, the same ledger, each event
 /// applied once. Events given to both clones are duplicates, idempotent across clones.
 /// `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and more events.
-@Suite(.tags(.endToEnd), .timeLimit(.minutes(5)), .enabled(if: Binary.exists, "needs the built binary"))
+@Suite(.tags(.endToEnd), .timeLimit(.minutes(10)), .enabled(if: Binary.exists, "needs the built binary"))
 struct IngestPropertyTests {
     typealias F = IngestFixtures
     static var stress: Bool { ProcessInfo.processInfo.environment["ENTITLEMENT_STRESS"] == "1" }
