@@ -13,7 +13,8 @@ import EntitlementTestSupport
 /// Issue 25, "Crash safety": `webhook` (as CGI, the built binary) and `ingest` are killed with
 /// SIGKILL at seeded random moments. After one more `ingest`, every event answered 200 is
 /// applied, none twice, every profile reads whole, and `verify` is clean. The kill timings are
-/// drawn from fixed seeds; `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and events.
+/// drawn from fixed seeds; ENTITLEMENT_STRESS=1 runs more seeds and events (by hand:
+/// `ENTITLEMENT_STRESS=1 swift test --filter IngestCrashTests`; `make stress` runs the team-store suites).
 @Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(10)), .enabled(if: Binary.exists, "needs the built binary"))
 struct IngestCrashTests {
     typealias F = IngestFixtures

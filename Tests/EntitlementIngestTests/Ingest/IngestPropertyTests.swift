@@ -14,7 +14,7 @@ import EntitlementTestSupport
 /// split across two team clones (real git, a bare remote) and then `sync` equals ingest of all
 /// of them into one: the same profiles and config.json byte for byte, the same ledger, each event
 /// applied once. Events given to both clones are duplicates, idempotent across clones.
-/// `make stress` (ENTITLEMENT_STRESS=1) runs more seeds and more events.
+/// ENTITLEMENT_STRESS=1 runs more seeds and more events (by hand, with `--filter IngestPropertyTests`).
 @Suite(.tags(.endToEnd), .timeLimit(.minutes(10)), .enabled(if: Binary.exists, "needs the built binary"))
 struct IngestPropertyTests {
     typealias F = IngestFixtures
