@@ -42,3 +42,10 @@ package enum PathName {
 package func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds))" : "\(seconds)"
 }
+
+extension String {
+    /// Zero-padded on the left to `width` characters (spool file names, octal escapes).
+    package func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -89,10 +89,3 @@ package struct Spool: Sendable {
         return try store.fileSystem.list(directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     }
 }
-
-extension String {
-    /// Zero-padded on the left to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -72,7 +72,3 @@ enum GitBulkLoad {
         return String(decoding: out, as: UTF8.self)
     }
 }
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
