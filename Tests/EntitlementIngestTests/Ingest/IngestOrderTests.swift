@@ -61,7 +61,7 @@ struct IngestOrderTests {
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func shuffledOrdersConverge(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let reference = Self.profiles(after: Self.events)
         #expect(reference.count == 3)
         let shuffled = Self.profiles(after: Self.events.shuffled(using: &generator))
@@ -96,18 +96,5 @@ struct IngestOrderTests {
         let check = runCLI(["check", "alice", "premium", "--store", store, "--at", "2026-01-10T00:00:00Z"])
         #expect(check.exitCode == 1)
         #expect(check.stdout.contains("revoked"))
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible shuffles.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -28,8 +28,6 @@ struct RefreshTests {
         return (store, secrets, try RecordedAPI(directory: directory.path + "/api"))
     }
 
-    static func at(_ day: Double) -> String { ISODate.format(Date(timeIntervalSince1970: Double(F.base) / 1000 + day * 86_400)) }
-
     static func refresh(_ user: String, _ store: String, _ secrets: String, base: String, extra: [String] = []) -> CLIResult {
         runCLI(["refresh", user, "--vendor", "revenuecat", "--api-base", base, "--store", store, "--secrets", secrets] + extra)
     }
@@ -39,11 +37,11 @@ struct RefreshTests {
         let (store, secrets, api) = try Self.setUp(directory)
         defer { api.stop() }
         api.serve("alice", body: Self.renewed)
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(45)]).exitCode != 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(45)]).exitCode != 0)
         let result = Self.refresh("alice", store, secrets, base: api.base)
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout == "Refreshed alice from RevenueCat: new profile, 1 transaction added, 1 renewal info changed.\n")
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(45)]).exitCode == 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(45)]).exitCode == 0)
         // The same answer again changes nothing, as a second import of one document.
         let again = Self.refresh("alice", store, secrets, base: api.base, extra: ["--json"])
         #expect(again.exitCode == 0)
@@ -132,8 +130,8 @@ struct RefreshTests {
         #expect(result.exitCode == 4)
         #expect(result.stdout.contains("Refreshed 2 RevenueCat customers: 1 changed, 1 failed."))
         #expect(result.stderr.contains("refresh bob: "))
-        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", Self.at(45)]).exitCode == 0)
-        #expect(runCLI(["check", "bob", "premium", "--store", store, "--at", Self.at(20)]).exitCode == 0)
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(45)]).exitCode == 0)
+        #expect(runCLI(["check", "bob", "premium", "--store", store, "--at", F.at(20)]).exitCode == 0)
     }
 
     @Test func curlGetsTheKeyOnStandardInputOnly() {

@@ -38,7 +38,7 @@ struct VendorEventOrderTests {
 
     @Test(arguments: [11, 12, 13, 14, 15, 16])
     func shuffledOrdersConverge(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let reference = IngestOrderTests.profiles(after: Self.events)
         #expect(reference.count == 2)
         // Compared file by file, so a failure names the profile without printing every byte.
