@@ -49,4 +49,27 @@ struct TeamLogTests {
         let revocations = try Self.records(try team.run(["log", "--json", "--event", "revocation", "--actor", "Agent s0"], in: "s0"))
         #expect(revocations.count == 1 && revocations.first?["reason"] as? String == "oops")
     }
+
+    /// Enough changed profiles that each core reads its share with its own `cat-file`: the
+    /// records, their order and their commits are those of one reader (a plain sweep).
+    @Test func aLogOfManyProfilesSplitOverCoresLosesAndRepeatsNothing() throws {
+        let team = try TeamFixture.team(of: 2)
+        let customers = (0..<700).map { "c\($0)" }
+        let bulk = try team.run(["grant", "--stdin", "premium", "--duration", "1w", "--reason", "batch", "--quiet"], in: "s0",
+                                stdin: customers.joined(separator: "\n") + "\n")
+        #expect(bulk.exitCode == 0, "\(bulk.stderr)")
+        #expect(try team.run(["grant", "c5", "sports", "--lifetime", "--actor", "Lee <lee@example.com>"], in: "s1").exitCode == 0)
+        #expect(try team.run(["revoke", "c699", "premium", "--yes", "--reason", "oops"], in: "s0").exitCode == 0)
+        for clone in ["s0", "s1", "s0"] { #expect(try team.run(["sync"], in: clone).exitCode == 0) }
+        let log = try Self.records(try team.run(["log", "--json"], in: "s0"))
+        #expect(log.count == 702, "700 grants, one more grant, one revocation")
+        #expect(Set(log.map(Self.key)).count == log.count, "no event twice")
+        #expect(log.allSatisfy { ($0["commit"] as? [String: Any])?["id"] is String })
+        let plain = team.directory.path + "/plain"
+        _ = try Binary.runProgram("/bin/cp", ["-a", team.store("s0"), plain])
+        try FileManager.default.removeItem(atPath: plain + "/.git")
+        #expect(try Self.records(try Binary.run(["log", "--json", "--store", plain])).map(Self.key) == log.map(Self.key))
+        let limited = try Self.records(try team.run(["log", "--json", "--limit", "3"], in: "s0"))
+        #expect(limited.map(Self.key) == log.suffix(3).map(Self.key))
+    }
 }
