@@ -9,7 +9,7 @@ import EntitlementStore
 /// `git add --all` writes one compressed loose object per file, each a file create in
 /// `.git/objects`: converting the 1M-profile bench store had written 1.2 GB of them after 20
 /// minutes (issue 21). fast-import writes one pack and the trees itself; the index then comes
-/// from `read-tree` and one `update-index --refresh` (its stat data). The commit's author,
+/// from `read-tree`, with the stat data the load saw (`IndexStatFill`). The commit's author,
 /// committer, message, tree and the files committed are what `git add --all` and
 /// `git commit` made (the same untracked, not ignored files); no hook runs, as none would have
 /// changed them. docs/team-store.md, "Scale".
@@ -21,7 +21,9 @@ enum GitBulkLoad {
         guard listing.succeeded else { throw .git(message: "git ls-files failed in \(repository.root): \(GitRepository.firstLines(listing.errorText))", hint: nil) }
         // Split as bytes: tens of megabytes of names at 1M profiles, where splitting a String by
         // Character would cost seconds of grapheme breaking.
-        let paths = listing.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let names = listing.stdout.split(separator: 0)
+        let paths = names.map { String(decoding: $0, as: UTF8.self) }
+        var loaded = IndexStatFill()
         var authorEnvironment = ["GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email]
         if try repository.userIdentity() == nil {
             authorEnvironment["GIT_COMMITTER_NAME"] = author.name
@@ -34,11 +36,18 @@ enum GitBulkLoad {
         let arguments = ["git", "-C", repository.root, "fast-import", "--quiet", "--done", "--date-format=raw"]
         let result = try Subprocess.feeding(arguments, environment: repository.gitEnvironment) { (feed: inout Subprocess.Feed) throws(EntitlementError) in
             feed.write("commit \(ref)\nauthor \(authorLine)\ncommitter \(committerLine)\ndata \(text.utf8.count)\n\(text)\n")
-            for path in paths {
-                let full = "\(repository.root)/\(path)"
+            // On a cold cache the loop waits for one small file at a time; threads reading
+            // ahead keep many reads in flight.
+            let fullPaths = paths.map { "\(repository.root)/\($0)" }
+            let ahead = ReadAhead.start(fullPaths)
+            defer { ahead.stop() }
+            for (index, path) in paths.enumerated() {
+                ahead.reader(at: index)
+                let full = fullPaths[index]
                 guard let status = try GitFiles.system.status(full), let bytes = try GitFiles.read(full) else {
                     throw .io(path: full, message: "disappeared while the store was converted")
                 }
+                if status.st_mode & S_IFMT == S_IFREG { loaded.add(Array(names[index]), status) }
                 let mode = status.st_mode & 0o100 != 0 ? "100755" : "100644"
                 feed.write("M \(mode) inline \(quoted(path))\ndata \(bytes.count)\n")
                 feed.write(bytes)
@@ -50,10 +59,13 @@ enum GitBulkLoad {
         guard result.succeeded else {
             throw .git(message: "git fast-import failed in \(repository.root): \(GitRepository.firstLines(result.errorText))", hint: nil)
         }
-        // The index from the new tree; `--refresh` fills in each entry's stat data, so that
-        // `git status` compares by stat and prints nothing.
-        try repository.check(["read-tree", ref])
-        try repository.check(["update-index", "-q", "--refresh"])
+        // The index from the new tree (whole, not split yet), with the stat data of the files
+        // as they were loaded (`IndexStatFill`), so that `git status` compares by stat and prints
+        // nothing; then split, as a team store's index is. Should the fill not apply, git's
+        // `--refresh` fills it by hashing every file again.
+        try repository.check(["-c", "core.splitIndex=false", "read-tree", ref])
+        let refresh = try loaded.apply(in: repository) ? [] : ["--refresh"]
+        try repository.check(["update-index", "-q", "--split-index"] + refresh)
         return try repository.check(["rev-parse", ref]).trimmingWhitespace
     }
 

@@ -81,8 +81,8 @@ enum SplitIndexUpdate {
     /// kept keeps exactly the trust it had, and the new entries (files written after it) are
     /// compared by content until git next writes the index itself. A newer time would vouch
     /// for an edit made in the same clock tick as git's last index write, which git would
-    /// have caught.
-    private static func install(_ bytes: [UInt8], in repository: GitRepository, keepingTimesOf old: stat) throws(EntitlementError) -> Bool {
+    /// have caught. Without `old`, the file gets the current time, as when git writes it.
+    static func install(_ bytes: [UInt8], in repository: GitRepository, keepingTimesOf old: stat?) throws(EntitlementError) -> Bool {
         let lock = "\(repository.gitDirectory)/index.lock", fileSystem = GitFiles.system
         let fd: Int32
         do {
@@ -105,8 +105,10 @@ enum SplitIndexUpdate {
                 guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
                 written += count
             }
-            var times = [old.st_atim, old.st_mtim]
-            try systemCall("futimens") { futimens(fd, &times) }
+            if let old {
+                var times = [old.st_atim, old.st_mtim]
+                try systemCall("futimens") { futimens(fd, &times) }
+            }
         } catch {
             _ = fileSystem.unlink(lock)
             throw .io(path: lock, message: "cannot write: \(error.message)")

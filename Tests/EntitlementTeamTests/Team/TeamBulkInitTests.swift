@@ -60,6 +60,71 @@ struct TeamBulkInitTests {
         #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
     }
 
+    /// The index records each file as the load saw it, so git trusts it by stat (no second read
+    /// of every file), and an edit made right after the conversion is still seen.
+    @Test func theIndexHoldsEachFilesStatDataAndAnEditRightAfterIsStillSeen() throws {
+        let team = TeamFixture()
+        try FileManager.default.copyItem(atPath: demoStorePath, toPath: team.store("s0"))
+        #expect(try team.run(["init", "--git", "--actor", "Ops"], in: "s0").exitCode == 0)
+        let listing = try team.git(["ls-files", "--debug", "--", "profiles"], in: "s0").stdout
+        let entries = listing.components(separatedBy: "\n").enumerated().filter { !$0.element.hasPrefix(" ") && !$0.element.isEmpty }
+        #expect(entries.count >= 5)
+        let lines = listing.components(separatedBy: "\n")
+        for (index, path) in entries {
+            let attributes = try FileManager.default.attributesOfItem(atPath: team.store("s0") + "/" + path)
+            let inode = try #require(attributes[.systemFileNumber] as? Int)
+            let size = try #require(attributes[.size] as? Int)
+            #expect(lines[index + 3].contains("ino: \(inode)"), "\(path): \(lines[index + 3])")
+            #expect(lines[index + 5].hasPrefix("  size: \(size)\t"), "\(path): \(lines[index + 5])")
+        }
+        #expect(try team.git(["config", "core.splitIndex"], in: "s0").stdout == "true\n")
+        #expect(FileManager.default.fileExists(atPath: team.store("s0") + "/.git/sharedindex.") == false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: team.store("s0") + "/.git").contains { $0.hasPrefix("sharedindex.") }, "split at once")
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+        // The same size, written at once: only the content tells it apart.
+        let first = team.store("s0") + "/" + entries[0].element
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: first))
+        let brace = try #require(bytes.lastIndex(of: UInt8(ascii: "}")))
+        bytes[brace] = UInt8(ascii: " ")
+        bytes[bytes.count - 1] = UInt8(ascii: "}")
+        try bytes.write(to: URL(fileURLWithPath: first))
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == " M \(entries[0].element)\n")
+    }
+
+    /// The fill gives, byte for byte, the index `git update-index --refresh` gives after
+    /// `read-tree` (which hashes every file again to get there); a path it was not told of
+    /// keeps empty stat data, which git checks by content.
+    @Test func theStatFillEqualsGitsOwnRefresh() throws {
+        let team = TeamFixture()
+        let root = team.store("s0")
+        let files = ["a.json", "b/c.json", "b/d e.json", "z"]
+        for file in files {
+            try FileManager.default.createDirectory(atPath: root + "/" + PathName.parent(of: file), withIntermediateDirectories: true)
+            try Data("{\"\(file)\":1}\n".utf8).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+        for arguments in [["init", "--quiet"], ["add", "--all"], ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
+            #expect(try team.git(arguments, in: "s0").exitCode == 0)
+        }
+        let repository = GitRepository(root: root, environment: team.environment)
+        var fill = IndexStatFill()
+        for file in files.dropLast() {
+            fill.add(Array(file.utf8), try #require(try GitFiles.system.status(root + "/" + file)))
+        }
+        #expect(try team.git(["read-tree", "HEAD"], in: "s0").exitCode == 0)
+        #expect(try fill.apply(in: repository))
+        let filled = try team.git(["ls-files", "--debug"], in: "s0").stdout
+        #expect(try team.git(["read-tree", "HEAD"], in: "s0").exitCode == 0)
+        #expect(try team.git(["update-index", "-q", "--refresh"], in: "s0").exitCode == 0)
+        let refreshed = try team.git(["ls-files", "--debug"], in: "s0").stdout
+        let blocks = { (listing: String) in listing.components(separatedBy: "\n").split { !$0.hasPrefix(" ") }.map { $0.joined(separator: "\n") } }
+        #expect(blocks(filled).prefix(3) == blocks(refreshed).prefix(3))
+        #expect(blocks(filled)[3].contains("size: 0\t"), "z was not loaded: git reads it")
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+        // Not an index it fills (a split index): left alone.
+        #expect(try team.git(["update-index", "--split-index"], in: "s0").exitCode == 0)
+        #expect(try !fill.apply(in: repository))
+    }
+
     @Test func pathsAreQuotedForFastImport() {
         #expect(GitBulkLoad.quoted("profiles/a.json") == "\"profiles/a.json\"")
         #expect(GitBulkLoad.quoted("a\"b\\c\nd\te") == "\"a\\\"b\\\\c\\nd\\011e\"")
