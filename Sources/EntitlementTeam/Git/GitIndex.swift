@@ -25,19 +25,19 @@ enum GitIndex {
     }
 
     /// Brings the index entries of every recorded path up to date. Call under the store lock.
-    static func refresh(_ repository: GitRepository) throws(EntitlementError) {
+    static func refresh(_ repository: GitRepository, limits: SplitIndexUpdate.Limits = .standard) throws(EntitlementError) {
         let path = stalePath(repository)
         guard let bytes = try GitFiles.read(path) else { return }
         if !bytes.isEmpty {
             let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if try !SplitIndexUpdate.apply(paths, in: repository) {
+            if case .leftToGit(let fold) = try SplitIndexUpdate.apply(paths, in: repository, limits: limits) {
                 // `--split-index`: a store whose index is not split yet (made by an older version)
-                // is split now, once, so that the next commits take the path above. Many paths, or
-                // a small file grown past what the tool rewrites, are folded into a new shared index.
-                let oversized = (try? GitFiles.system.status("\(repository.gitDirectory)/index")).flatMap { $0 }
-                    .map { Int($0.st_size) > SplitIndexUpdate.largestSplitFile / 2 } ?? false
-                let fold = oversized || paths.count > SplitIndexUpdate.largestSplitFile / 256 ? ["-c", "splitIndex.maxPercentChange=0"] : []
-                try repository.check(fold + ["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
+                // is split now, once, so that the next commits take the path above. A change too
+                // big for the small file is folded into a new shared index. (Never because of the
+                // small file's cache tree, which git writes there and the tool drops: folding
+                // would write it again, and every later commit would fold too.)
+                let folding = fold ? ["-c", "splitIndex.maxPercentChange=0"] : []
+                try repository.check(folding + ["update-index", "-q", "--split-index", "--add", "--remove", "-z", "--stdin"], input: bytes)
             }
         }
         try GitFiles.remove(path)

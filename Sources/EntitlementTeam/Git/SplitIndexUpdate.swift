@@ -13,24 +13,44 @@ import EntitlementStore
 /// `update-index` would record them) and the cache tree's directories above them marked out
 /// of date. Git reads such an entry as replacing the shared entry of the same path.
 enum SplitIndexUpdate {
-    /// The largest split file kept: each commit reads, checks and hashes all of it. A change
-    /// that would grow it past this (a bulk grant of thousands) is folded into a new shared
-    /// index by git instead (`GitIndex.refresh`), once, so later commits find it small again.
-    static let largestSplitFile = 1 << 20
-    /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
-    static let largestCacheTree = 64 << 10
+    /// How big the small file and its cache tree may be (tests make them small).
+    struct Limits {
+        /// The largest split file kept: each commit reads, checks and hashes all of it. A
+        /// change that would grow it past this (a bulk grant of thousands) is folded into a new
+        /// shared index by git instead (`GitIndex.refresh`), once, so later commits find it
+        /// small again.
+        var splitFile = 1 << 20
+        /// The largest split file read. Git writes the whole index's cache tree into the small
+        /// file (3.6 MB at 1M fan-out profiles); the tool drops it on the first rewrite, so a
+        /// file this big is read once after each time git wrote it, not on every commit.
+        var splitFileRead = 64 << 20
+        /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
+        var cacheTree = 64 << 10
+
+        static let standard = Limits()
+    }
+
+    enum Outcome: Equatable {
+        /// The small file now holds the paths' entries.
+        case updated
+        /// Git's `update-index` must do it; `fold`: into a new shared index, because the
+        /// small file would grow past `Limits.splitFile`.
+        case leftToGit(fold: Bool)
+    }
 
     /// Updates the entries of `paths` (relative to the store) to the files' current contents.
-    /// False, with nothing changed, when git must do it: no split index yet, a path deleted
-    /// (its shared entry's position is only known by reading the shared index), a merge's
-    /// conflict entries, an index that is busy (`index.lock`) or of a kind not handled here.
-    static func apply(_ paths: [String], in repository: GitRepository) throws(EntitlementError) -> Bool {
+    /// Left to git, with nothing changed, when git must do it: no split index yet, a path
+    /// deleted (its shared entry's position is only known by reading the shared index), a
+    /// merge's conflict entries, an index that is busy (`index.lock`) or of a kind not handled
+    /// here, or a change too big for the small file.
+    static func apply(_ paths: [String], in repository: GitRepository, limits: Limits = .standard) throws(EntitlementError) -> Outcome {
         let indexPath = "\(repository.gitDirectory)/index"
-        guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= largestSplitFile,
-              let bytes = try GitFiles.read(indexPath), var file = SplitIndexFile(bytes) else { return false }
+        let many = Set(paths).count > limits.splitFile / 256
+        guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= limits.splitFileRead,
+              let bytes = try GitFiles.read(indexPath), var file = SplitIndexFile(bytes) else { return .leftToGit(fold: many) }
         var directories: Set<[UInt8]> = []
         for path in Set(paths) {
-            guard let entry = try entry(for: path, in: repository) else { return false }
+            guard let entry = try entry(for: path, in: repository) else { return .leftToGit(fold: many) }
             file.set(Array(path.utf8), raw: entry)
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
@@ -40,12 +60,13 @@ enum SplitIndexUpdate {
         // Git treats it as the optimisation it is: `git status` then compares the index with
         // HEAD's trees, and `git commit` builds it again.
         if let tree = file.tree {
-            file.tree = tree.count <= largestCacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
+            file.tree = tree.count <= limits.cacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
         }
         let rewritten = file.bytes
-        guard rewritten.count <= largestSplitFile, try install(rewritten, in: repository, keepingTimesOf: status) else { return false }
+        guard rewritten.count <= limits.splitFile else { return .leftToGit(fold: true) }
+        guard try install(rewritten, in: repository, keepingTimesOf: status) else { return .leftToGit(fold: many) }
         freshenSharedIndex(file.link, in: repository)
-        return true
+        return .updated
     }
 
     /// The raw index entry git would record for the file at `path`; nil when it is not a regular file.

@@ -32,6 +32,7 @@ struct TeamIndexAtScaleTests {
         try #require(try Binary.run(["clone", team.remote, "--store", team.store("s1")], environment: team.environment).exitCode == 0)
         try team.identify("s1")
         #expect(try status("s0", team) == "" && status("s1", team) == "")
+        let sharedIndexes = try sharedIndexNames(in: "s0", of: team)
 
         let steps: [(String, [String], String?)] = [
             ("grant to an existing customer", ["grant", "user-7", "premium", "--duration", "1w", "--actor", "Ana"], nil),
@@ -46,6 +47,8 @@ struct TeamIndexAtScaleTests {
             #expect(try status("s0", team) == "", "git status after \(name)")
         }
         #expect(try indexSize(in: "s0", of: team) < 1 << 20, "only the split index's small file was rewritten")
+        // The cache tree is dropped, not folded into a new shared index by every commit.
+        #expect(try sharedIndexNames(in: "s0", of: team) == sharedIndexes, "no shared index written")
 
         // Both directions of a sync: s1's own commit pushed, then merged with s0's work.
         #expect(try team.run(["grant", "user-10", "premium", "--duration", "2w", "--actor", "Ben"], in: "s1").exitCode == 0)
@@ -109,6 +112,10 @@ struct TeamIndexAtScaleTests {
         let git = team.store(name) + "/.git"
         let shared = try FileManager.default.contentsOfDirectory(atPath: git).filter { $0.hasPrefix("sharedindex.") }
         return try shared.map { try (FileManager.default.attributesOfItem(atPath: git + "/" + $0)[.size] as? Int) ?? 0 }.max() ?? 0
+    }
+
+    private func sharedIndexNames(in name: String, of team: TeamFixture) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: team.store(name) + "/.git").filter { $0.hasPrefix("sharedindex.") })
     }
 
     private func indexSize(in name: String, of team: TeamFixture) throws -> Int {

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import EntitlementBasics
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementRules
+@testable import EntitlementStore
+@testable import EntitlementTeam
+import EntitlementTestSupport
+
+/// The small file of a split index, when git has written the whole cache tree into it (at 1M
+/// fan-out profiles: 3.6 MB, past the size the tool keeps). The tool drops the cache tree and
+/// writes the entries; folding instead would write the cache tree again, so that every later
+/// commit folded a new 240 MB shared index (seen at 1M profiles: over a second a grant).
+/// Small limits stand in for the real ones.
+@Suite(.tags(.endToEnd), .enabled(if: Binary.exists))
+struct SplitIndexCacheTreeTests {
+    static let limits = SplitIndexUpdate.Limits(splitFile: 4096, splitFileRead: 1 << 20, cacheTree: 512)
+
+    @Test func aCacheTreePastTheLimitIsDroppedAndNoSharedIndexIsWritten() throws {
+        let team = TeamFixture()
+        let root = team.store("s0")
+        for index in 0..<300 {
+            let folder = "\(root)/profiles/\(index)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("{\"n\":\(index)}\n".utf8).write(to: URL(fileURLWithPath: folder + "/p.json"))
+        }
+        for arguments in [["init", "--quiet"], ["config", "core.splitIndex", "true"], ["add", "--all"],
+                          ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
+            #expect(try team.git(arguments, in: "s0").exitCode == 0)
+        }
+        let repository = GitRepository(root: root, environment: team.environment)
+        #expect(try indexSize(root) > Self.limits.splitFile, "git wrote the cache tree into the small file")
+        let shared = try sharedIndexes(root)
+        #expect(shared.count == 1)
+        for round in 0..<3 {
+            let path = "profiles/\(round)/p.json"
+            try Data("{\"n\":\(round),\"changed\":true}\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+            #expect(try team.git(["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "c", "--only", "--", path], in: "s0").exitCode == 0)
+            // Git's commit wrote the small file again, cache tree included; the tool's refresh follows.
+            #expect(try indexSize(root) > Self.limits.splitFile)
+            try GitIndex.noteStale([path], in: repository, durable: false)
+            try GitIndex.refresh(repository, limits: Self.limits)
+            #expect(try sharedIndexes(root) == shared, "round \(round): no shared index written")
+            #expect(try indexSize(root) <= Self.limits.splitFile, "round \(round)")
+            #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "", "round \(round)")
+        }
+        // A change too big for the small file is folded, once.
+        var paths: [String] = []
+        for index in 100..<300 {
+            let path = "profiles/\(index)/p.json"
+            try Data("{\"n\":\(index),\"bulk\":true}\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+            paths.append(path)
+        }
+        #expect(try team.git(["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "bulk", "--only", "--"] + paths, in: "s0").exitCode == 0)
+        try GitIndex.noteStale(paths, in: repository, durable: false)
+        try GitIndex.refresh(repository, limits: Self.limits)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+    }
+
+    private func indexSize(_ root: String) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: root + "/.git/index")[.size] as? Int) ?? 0
+    }
+
+    private func sharedIndexes(_ root: String) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: root + "/.git").filter { $0.hasPrefix("sharedindex.") })
+    }
+}
