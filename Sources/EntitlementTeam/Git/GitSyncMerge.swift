@@ -3,9 +3,10 @@ import EntitlementModel
 import EntitlementStore
 
 /// `sync`'s merge, under the store lock: what arrives is inspected first (`IncomingCheck`),
-/// git merges without committing (so the merge driver runs), the merged store files are read
-/// back from git's index and checked, and only then does the actor commit the merge.
-/// A result that fails the check is aborted: never committed, so never pushed.
+/// git merges the two trees without touching the index or the files (`merge-tree`, so the
+/// merge driver runs), the merged store files are read from that tree and checked, and only
+/// then does the actor commit the merge, which one fast-forward checks out. A result that
+/// fails the check is dropped: never committed, so never pushed.
 struct GitSyncMerge {
     let store: EntitlementStore
     let repository: GitRepository
@@ -29,38 +30,28 @@ struct GitSyncMerge {
     private func merge(_ remoteRef: String, into report: inout GitSync.Report) throws(EntitlementError) {
         let incoming = Int(try repository.check(["rev-list", "--count", "HEAD..\(remoteRef)"]).trimmingWhitespace) ?? 0
         guard incoming > 0 else { return }
-        // A copied store (`cp -a`) has new inode numbers: without a refresh every file looks changed.
-        _ = try repository.run(["update-index", "-q", "--refresh"])
-        let dirty = try repository.check(["diff-index", "--name-only", "HEAD", "--"]).split(separator: "\n")
-        guard dirty.isEmpty else {
-            throw .git(message: "\(store.root) has uncommitted changes: \(dirty.prefix(3).joined(separator: ", "))",
-                       hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
-        }
+        try refuseUncommittedChanges()
         let summary = try IncomingCheck(store: store, repository: repository, allowDeletions: allowDeletions).verify(remoteRef)
         _ = try MergeReviewLog.take(gitDirectory: repository.gitDirectory)  // left by an earlier `git pull`
         let recovery = GitRecovery(repository: repository)
         let marker = recovery.syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
-        let driver = "merge.entitlement.driver=\(GitSetup.driverCommand(environment: repository.environment))"
-        // What the merge itself records (a voided duplicate) names the person who synced.
-        let result = try repository.run(["-c", driver, "merge", "--quiet", "--no-commit", "--no-edit", remoteRef],
-                                        extraEnvironment: [MergeStamp.actorVariable: actor])
-        if !result.succeeded {
-            let conflicted = (try? repository.check(["diff", "--name-only", "--diff-filter=U"]))?.split(separator: "\n").map(String.init) ?? []
-            try abort()
-            let files = conflicted.isEmpty ? GitRepository.firstLines(result.errorText + result.output) : conflicted.joined(separator: ", ")
-            throw .git(message: "cannot merge what others changed: \(files)",
-                       hint: "Nothing was merged and your commits are kept. " + GitRepository.firstLines(result.errorText, limit: 3))
+        // Behind only: the remote's commit as it is. Diverged: the merge is made from the two
+        // trees (`merge-tree`, so the driver runs for files both sides changed), checked, and
+        // committed from that tree, never from the index; either way one fast-forward then
+        // brings the working tree and the index to it.
+        var target = remoteRef
+        if try !repository.run(["merge-base", "--is-ancestor", "HEAD", remoteRef]).succeeded {
+            let tree = try mergedTree(remoteRef)
+            try checkMergedFiles(tree, remoteRef)
+            target = try commitMerge(tree, remoteRef)
         }
-        if GitFiles.exists("\(repository.gitDirectory)/MERGE_HEAD") {
-            do throws(EntitlementError) {
-                try checkMergedFiles()
-            } catch {
-                try abort()
-                throw error
-            }
-            try commitMerge(remoteRef)
+        let result = try repository.run(["merge", "--quiet", "--ff-only", target])
+        guard result.succeeded else {
+            try abort()
+            throw .git(message: "cannot bring what others changed into \(store.root): \(GitRepository.firstLines(result.errorText + result.output))",
+                       hint: "Nothing was merged and your commits are kept.")
         }
         try GitFiles.remove(marker)
         report.received += incoming
@@ -68,28 +59,59 @@ struct GitSyncMerge {
         report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
     }
 
-    /// Every store file the merge changed, as git's index holds it, must be one the tool reads.
-    private func checkMergedFiles() throws(EntitlementError) {
-        let changed = try repository.check(["diff-index", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", "HEAD", "--"])
+    /// One pass over the working tree (git's `status`: every file's stat data, read on
+    /// every core, and the index refreshed, so that a copied store with new inode numbers is
+    /// clean): a change not committed is never merged over.
+    private func refuseUncommittedChanges() throws(EntitlementError) {
+        let status = try repository.check(["status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules=all", "--no-renames"])
+        let dirty = status.split(separator: "\0").map { String($0.dropFirst(3)) }
+        guard dirty.isEmpty else {
+            throw .git(message: "\(store.root) has uncommitted changes: \(dirty.prefix(3).joined(separator: ", "))",
+                       hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
+        }
+    }
+
+    /// The merge of HEAD and `remoteRef` as a tree, made without touching the index or the
+    /// files; the merge driver runs for each file both sides changed.
+    private func mergedTree(_ remoteRef: String) throws(EntitlementError) -> String {
+        let driver = "merge.entitlement.driver=\(GitSetup.driverCommand(environment: repository.environment))"
+        // What the merge itself records (a voided duplicate) names the person who synced.
+        let result = try repository.run(["-c", driver, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", remoteRef],
+                                        extraEnvironment: [MergeStamp.actorVariable: actor])
+        let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard result.succeeded, let tree = fields.first, tree.utf8.count == 40 else {
+            try abort()
+            let conflicted = result.status == 1 ? fields.dropFirst().filter { !$0.isEmpty } : []
+            let files = conflicted.isEmpty ? GitRepository.firstLines(result.errorText + result.output) : conflicted.joined(separator: ", ")
+            throw .git(message: "cannot merge what others changed: \(files)",
+                       hint: "Nothing was merged and your commits are kept. " + GitRepository.firstLines(result.errorText, limit: 3))
+        }
+        return tree
+    }
+
+    /// Every store file the merge changed, as the merged tree holds it, must be one the tool reads.
+    private func checkMergedFiles(_ tree: String, _ remoteRef: String) throws(EntitlementError) {
+        let changed = try repository.check(["diff-tree", "-r", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", "HEAD", tree, "--"])
             .split(separator: "\0").map(String.init)
             .filter { $0 == EntitlementStore.configFileName || ($0.hasPrefix("\(EntitlementStore.profilesDirectory)/") && $0.hasSuffix(".json")) }
         guard !changed.isEmpty else { return }
-        let result = try repository.run(["cat-file", "--batch"], input: Array(changed.map { ":\($0)\n" }.joined().utf8))
+        let result = try repository.run(["cat-file", "--batch", "--buffer"], input: Array(changed.map { "\(tree):\($0)\n" }.joined().utf8))
         guard result.succeeded else { throw .git(message: "cannot read the merge's result: \(GitRepository.firstLines(result.errorText))", hint: nil) }
         for (path, object) in zip(changed, GitBatchOutput.parse(result.stdout)) {
             guard let object else { throw .git(message: "the merge's result has no \(path)", hint: nil) }
             do throws(EntitlementError) {
                 try IncomingCheck.validate(path: path, content: object.content, shown: "merged \(path)")
             } catch {
+                try abort()
                 throw .git(message: "the merged \(path) is not a file this tool reads; nothing was committed or pushed",
-                           hint: "\(error.description). Your commits are kept; report this with the two versions (git show HEAD:\(path), git show MERGE_HEAD:\(path)).")
+                           hint: "\(error.description). Your commits are kept; report this with the two versions (git show HEAD:\(path), git show \(remoteRef):\(path)).")
             }
         }
     }
 
-    /// The merge commit, authored by the actor; committed by git's user, or the actor when
-    /// the machine has none (a cron job).
-    private func commitMerge(_ remoteRef: String) throws(EntitlementError) {
+    /// The merge commit of `tree`, authored by the actor; committed by git's user, or the
+    /// actor when the machine has none (a cron job).
+    private func commitMerge(_ tree: String, _ remoteRef: String) throws(EntitlementError) -> String {
         let author = GitIdentity(actor: actor)
         var environment = ["GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email]
         if try repository.userIdentity() == nil {
@@ -97,12 +119,13 @@ struct GitSyncMerge {
             environment["GIT_COMMITTER_EMAIL"] = author.email
         }
         let message = "sync: merge \(remoteRef.split(separator: "/").suffix(2).joined(separator: "/"))\n"
-        try repository.check(["commit", "--quiet", "--no-verify", "-F", "-"], input: Array(message.utf8), extraEnvironment: environment)
+        return try repository.check(["commit-tree", tree, "-p", "HEAD", "-p", remoteRef], input: Array(message.utf8), extraEnvironment: environment)
+            .trimmingWhitespace
     }
 
-    /// Undoes a merge that must not be committed: back to HEAD, nothing left behind.
+    /// Back to HEAD, nothing left behind: a merge that must not be committed, or a
+    /// fast-forward that did not finish.
     private func abort() throws(EntitlementError) {
-        _ = try? repository.run(["merge", "--abort"])
         try GitRecovery(repository: repository).recover()
     }
 }
