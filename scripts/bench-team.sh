@@ -91,6 +91,9 @@ for N in "${SIZES[@]}"; do
 
     log "sync: $CHANGED changed profiles into the clone"
     branch=$(git -C "$CLONE" symbolic-ref --short HEAD)
+    # Everything the team store has so far (the grants above, a rerun's earlier log grants)
+    # reaches the clone first, so that the timed sync brings exactly the grants below.
+    "$BIN" sync --store "$TEAM" >&2 || die "push of the earlier commits failed"
     "$BIN" sync --store "$CLONE" >&2 || die "first sync of the clone failed"
     old=$(git -C "$CLONE" rev-parse HEAD)
     sed -n "1,${CHANGED}p" "$PLAIN/bench-users.txt" >"$W/users"

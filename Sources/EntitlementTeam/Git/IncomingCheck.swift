@@ -24,6 +24,8 @@ package struct IncomingCheck {
     package struct Summary: Equatable {
         /// Profile files removed by the incoming side (customers gone, not moved).
         var removedProfiles: [String] = []
+        /// How many paths the incoming side changed since the merge base.
+        var changedPaths = 0
     }
 
     /// Checks what `ref` brings since its merge base with `head` (its whole tree without `head`,
@@ -47,7 +49,7 @@ package struct IncomingCheck {
             try Self.validate(path: path, content: object.content, shown: "\(shownRef):\(path)")
             if path == EntitlementStore.configFileName, head != nil { try checkLayout(object.content, ref: ref, shown: shownRef) }
         }
-        let summary = Summary(removedProfiles: StoreTreePolicy.removedProfiles(tree))
+        let summary = Summary(removedProfiles: StoreTreePolicy.removedProfiles(tree), changedPaths: tree.entries.count)
         if !summary.removedProfiles.isEmpty, !allowDeletions, head != nil {
             let count = summary.removedProfiles.count
             throw .git(message: "the remote's \(shownRef) removes \(count) customer profile\(count == 1 ? "" : "s"): \(summary.removedProfiles.prefix(3).joined(separator: ", "))\(count > 3 ? ", …" : "")",

@@ -30,6 +30,11 @@ struct IndexStatFill {
     /// Notes that `path` was loaded with `status`; paths come in byte order.
     mutating func add(_ path: [UInt8], _ status: stat) {
         paths.append(path)
+        Self.appendStatData(of: status, to: &stats)
+    }
+
+    /// An index entry's stat data for a file with `status`, as `update-index` records it.
+    static func appendStatData(of status: stat, to out: inout [UInt8]) {
         let fields: [UInt32] = [
             UInt32(truncatingIfNeeded: status.st_ctim.tv_sec), UInt32(truncatingIfNeeded: status.st_ctim.tv_nsec),
             UInt32(truncatingIfNeeded: status.st_mtim.tv_sec), UInt32(truncatingIfNeeded: status.st_mtim.tv_nsec),
@@ -37,7 +42,7 @@ struct IndexStatFill {
             status.st_mode & 0o100 != 0 ? 0o100755 : 0o100644,
             status.st_uid, status.st_gid, UInt32(truncatingIfNeeded: status.st_size),
         ]
-        for field in fields { SplitIndexFile.append32(field, to: &stats) }
+        for field in fields { SplitIndexFile.append32(field, to: &out) }
     }
 
     /// `index` with the stat data of every loaded path filled in; nil when it is not an index

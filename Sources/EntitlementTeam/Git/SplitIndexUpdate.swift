@@ -78,14 +78,7 @@ enum SplitIndexUpdate {
         let name = Array(path.utf8)
         var raw: [UInt8] = []
         raw.reserveCapacity(SplitIndexFile.entrySize(nameLength: name.count))
-        let fields: [UInt32] = [
-            UInt32(truncatingIfNeeded: status.st_ctim.tv_sec), UInt32(truncatingIfNeeded: status.st_ctim.tv_nsec),
-            UInt32(truncatingIfNeeded: status.st_mtim.tv_sec), UInt32(truncatingIfNeeded: status.st_mtim.tv_nsec),
-            UInt32(truncatingIfNeeded: status.st_dev), UInt32(truncatingIfNeeded: status.st_ino),
-            status.st_mode & 0o100 != 0 ? 0o100755 : 0o100644,
-            status.st_uid, status.st_gid, UInt32(truncatingIfNeeded: status.st_size),
-        ]
-        for field in fields { SplitIndexFile.append32(field, to: &raw) }
+        IndexStatFill.appendStatData(of: status, to: &raw)
         raw += blob
         let flags = min(name.count, 0xFFF)
         raw += [UInt8(flags >> 8), UInt8(flags & 0xFF)]

@@ -12,7 +12,8 @@ import EntitlementTestSupport
 /// fan-out profiles: 3.6 MB, past the size the tool keeps). The tool drops the cache tree and
 /// writes the entries; folding instead would write the cache tree again, so that every later
 /// commit folded a new 240 MB shared index (seen at 1M profiles: over a second a grant).
-/// Small limits stand in for the real ones.
+/// Small limits stand in for the real ones. And a sync that checks out many files folds
+/// the index at once.
 @Suite(.tags(.endToEnd), .enabled(if: Binary.exists))
 struct SplitIndexCacheTreeTests {
     static let limits = SplitIndexUpdate.Limits(splitFile: 4096, splitFileRead: 1 << 20, cacheTree: 512)
@@ -56,6 +57,40 @@ struct SplitIndexCacheTreeTests {
         try GitIndex.noteStale(paths, in: repository, durable: false)
         try GitIndex.refresh(repository, limits: Self.limits)
         #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+    }
+
+    /// A sync that checks out many profiles leaves a small split file: git would write each
+    /// one as a new entry, which every later read of the index inserts by moving all the others.
+    @Test func aSyncOfManyProfilesFoldsTheIndexAndAFewDoNot() throws {
+        let team = try TeamFixture.team(of: 2)
+        // 3,000 entries, so that 200 changed ones stay under git's own 20% fold.
+        let base = (0..<1_500).map { "c\($0)" }.joined(separator: "\n") + "\n"
+        #expect(try team.run(["grant", "--stdin", "premium", "--duration", "1w", "--quiet"], in: "s0", stdin: base).exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
+        for round in 0..<2 {
+            let many = (round * 200..<(round + 1) * 200).map { "c\($0)" }.joined(separator: "\n") + "\n"
+            #expect(try team.run(["grant", "--stdin", "sports", "--duration", "1w", "--quiet"], in: "s0", stdin: many).exitCode == 0)
+            #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+            #expect(try team.run(["grant", "local-\(round)", "premium", "--lifetime"], in: "s1").exitCode == 0)
+            #expect(try team.run(["sync"], in: "s1").exitCode == 0, "a merge of 200 profiles")
+            let held = try entriesInSmallFile(team.store("s1"))
+            #expect(held <= GitSyncMerge.largestMergedSplitFile, "round \(round): \(held) entries")
+            #expect(try team.git(["status", "--porcelain"], in: "s1").stdout == "")
+        }
+        // A few changed profiles stay in the small file: no shared index is written for them.
+        let shared = try sharedIndexes(team.store("s1"))
+        #expect(try team.run(["grant", "c1", "sports", "--lifetime"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync", "--pull-only"], in: "s1").exitCode == 0)
+        #expect(try sharedIndexes(team.store("s1")) == shared)
+        #expect(try team.git(["status", "--porcelain"], in: "s1").stdout == "")
+        #expect(try team.run(["check", "c1", "sports", "--quiet"], in: "s1").exitCode == 0)
+    }
+
+    private func entriesInSmallFile(_ root: String) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/.git/index")).prefix(12))
+        return Int(SplitIndexFile.be32(bytes, 8))
     }
 
     private func indexSize(_ root: String) throws -> Int {
