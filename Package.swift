@@ -26,8 +26,9 @@ let package = Package(
         .target(name: "EntitlementImport", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
         ]),
+        // SHA-1 (git's object and index checksums) from libcrypto: the index's cache tree is megabytes.
         .target(name: "EntitlementTeam", dependencies: [
-            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
         ]),
         // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [
