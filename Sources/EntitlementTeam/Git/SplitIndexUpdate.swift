@@ -24,10 +24,11 @@ enum SplitIndexUpdate {
         /// file (3.6 MB at 1M fan-out profiles); the size limit above is for the entries.
         var splitFileRead = 64 << 20
         /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
-        /// At 1M profiles the cache tree is 3.6 MB and editing it costs a commit a few
-        /// milliseconds (libcrypto's SHA-1); without it, git's next merge or checkout walks
-        /// every tree and builds it again (6 s of a 1M sync).
-        var cacheTree = 64 << 20
+        /// Kept, a 2.8 MB (100k profiles) or 3.6 MB (1M) cache tree doubled a grant's time
+        /// (57 ms against 25 at 100k: reading, editing and writing it back on every commit);
+        /// dropped, git's next merge walks every tree and builds it again (6 s of a 1M sync
+        /// that merges). Grants are the common case (docs/performance.md, "Team store").
+        var cacheTree = 64 << 10
 
         static let standard = Limits()
     }
@@ -56,9 +57,11 @@ enum SplitIndexUpdate {
             file.set(Array(path.utf8), raw: entry)
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
-        // The cache tree is kept, with the directories above each changed path marked out of
-        // date, so git's next checkout or merge skips every unchanged folder. (A tree past the
-        // limit is dropped: git treats it as the optimisation it is.)
+        // A small cache tree is kept, with the directories above each changed path marked out
+        // of date; one past the limit (a store of more than a few thousand profiles) is dropped
+        // rather than rewritten on every commit. Git treats it as the optimisation it is:
+        // `git status` then compares the index with HEAD's trees, and `git commit` or the next
+        // merge builds it again.
         if let tree = file.tree {
             file.tree = tree.count <= limits.cacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
         }
