@@ -23,12 +23,18 @@ enum SplitIndexUpdate {
         /// The largest split file read. Git writes the whole index's cache tree into the small
         /// file (3.6 MB at 1M fan-out profiles); the size limit above is for the entries.
         var splitFileRead = 64 << 20
-        /// The largest cache tree (`TREE` extension) kept and edited; a bigger one is dropped.
-        /// Kept, a 2.8 MB (100k profiles) or 3.6 MB (1M) cache tree doubled a grant's time
-        /// (57 ms against 25 at 100k: reading, editing and writing it back on every commit);
-        /// dropped, git's next merge walks every tree and builds it again (6 s of a 1M sync
-        /// that merges). Grants are the common case (docs/performance.md, "Team store").
+        /// The largest cache tree (`TREE` extension) always kept and edited; a bigger one is
+        /// dropped below `keepCacheTreeFromEntries`. Kept, a 2.8 MB cache tree (100k fan-out
+        /// profiles) doubled a grant's time (57 ms against 25: reading, editing and writing
+        /// it back on every commit); dropped, git's next merge walks every tree and builds it
+        /// again, 0.6 s at 100k but 6 s of a 1M sync (docs/performance.md, "Team store").
         var cacheTree = 64 << 10
+        /// From this many index entries on, the cache tree is kept whatever its size: the
+        /// rebuild a merge would otherwise do grows with the entries (6 s at 2M entries, 1M
+        /// profiles), while the cache tree of a fan-out store stops growing past 100k
+        /// profiles (2.8 MB; 3.6 MB at 1M), so editing it costs a grant the same 30 ms at
+        /// any size, within the 100 ms a grant may take at 1M.
+        var keepCacheTreeFromEntries = 1_000_000
 
         static let standard = Limits()
     }
@@ -63,7 +69,8 @@ enum SplitIndexUpdate {
         // `git status` then compares the index with HEAD's trees, and `git commit` or the next
         // merge builds it again.
         if let tree = file.tree {
-            file.tree = tree.count <= limits.cacheTree ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
+            let keep = tree.count <= limits.cacheTree || sharedEntries(file.link, in: repository) >= limits.keepCacheTreeFromEntries
+            file.tree = keep ? CacheTreeInvalidation.invalidating(directories, in: tree) : nil
         }
         let rewritten = file.bytes
         guard rewritten.count - (file.tree?.count ?? 0) <= limits.splitFile else { return .leftToGit(fold: true) }
@@ -137,6 +144,18 @@ enum SplitIndexUpdate {
             throw .io(path: lock, message: "cannot rename: \(error.message)")
         }
         return true
+    }
+
+    /// The number of entries of the shared index `link` names (its header; 0 when unreadable).
+    static func sharedEntries(_ link: [UInt8], in repository: GitRepository) -> Int {
+        guard link.count >= 20 else { return 0 }
+        let fd = open("\(repository.gitDirectory)/sharedindex.\(SHA1.hex(Array(link[0..<20])))", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 12)
+        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
+        guard count == 12, header[0..<4].elementsEqual("DIRC".utf8) else { return 0 }
+        return Int(SplitIndexFile.be32(header, 8))
     }
 
     /// Touches the shared index this file names, as git does on each write: git deletes shared

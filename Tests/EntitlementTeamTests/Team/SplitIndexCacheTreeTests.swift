@@ -16,7 +16,38 @@ import EntitlementTestSupport
 /// the index at once.
 @Suite(.tags(.endToEnd), .enabled(if: Binary.exists))
 struct SplitIndexCacheTreeTests {
-    static let limits = SplitIndexUpdate.Limits(splitFile: 4096, splitFileRead: 1 << 20, cacheTree: 512)
+    static let limits = SplitIndexUpdate.Limits(splitFile: 4096, splitFileRead: 1 << 20, cacheTree: 512, keepCacheTreeFromEntries: 10_000)
+
+    /// Past `keepCacheTreeFromEntries`, a cache tree of any size is kept and only the folders
+    /// above the change are marked out of date.
+    @Test func aBigIndexKeepsItsCacheTree() throws {
+        let team = TeamFixture()
+        let root = team.store("s0")
+        for index in 0..<300 {
+            let folder = "\(root)/profiles/\(index)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("{\"n\":\(index)}\n".utf8).write(to: URL(fileURLWithPath: folder + "/p.json"))
+        }
+        for arguments in [["init", "--quiet"], ["config", "core.splitIndex", "true"], ["add", "--all"],
+                          ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
+            #expect(try team.git(arguments, in: "s0").exitCode == 0)
+        }
+        let repository = GitRepository(root: root, environment: team.environment)
+        var limits = Self.limits
+        limits.keepCacheTreeFromEntries = 300
+        let path = "profiles/7/p.json"
+        try Data("{\"n\":7,\"changed\":true}\n".utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+        #expect(try team.git(["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "c", "--only", "--", path], in: "s0").exitCode == 0)
+        try GitIndex.noteStale([path], in: repository, durable: false)
+        try GitIndex.refresh(repository, limits: limits)
+        let bytes = try #require(try GitFiles.read(root + "/.git/index"))
+        let file = try #require(SplitIndexFile(bytes))
+        let tree = try #require(file.tree, "kept")
+        #expect(tree.count > limits.cacheTree)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+        // Git reads it: the folders above the change are out of date, the others valid.
+        #expect(try team.git(["write-tree"], in: "s0").stdout == team.git(["rev-parse", "HEAD^{tree}"], in: "s0").stdout)
+    }
 
     @Test func aCacheTreePastTheLimitIsDroppedAndNoSharedIndexIsWritten() throws {
         let team = TeamFixture()
