@@ -31,6 +31,7 @@ struct GitSyncMerge {
     private func merge(_ remoteRef: String, into report: inout GitSync.Report) throws(EntitlementError) {
         let incoming = Int(try repository.check(["rev-list", "--count", "HEAD..\(remoteRef)"]).trimmingWhitespace) ?? 0
         guard incoming > 0 else { return }
+        try refuseUncommittedChanges()
         let summary = try IncomingCheck(store: store, repository: repository, allowDeletions: allowDeletions).verify(remoteRef)
         _ = try MergeReviewLog.take(gitDirectory: repository.gitDirectory)  // left by an earlier `git pull`
         let recovery = GitRecovery(repository: repository)
@@ -40,9 +41,7 @@ struct GitSyncMerge {
         // Behind only: the remote's commit as it is. Diverged: the merge is made from the two
         // trees (`merge-tree`, so the driver runs for files both sides changed), checked, and
         // committed from that tree, never from the index; either way one fast-forward then
-        // brings the working tree and the index to it. An edit not committed is never part of
-        // the merge: git refuses the fast-forward when it would overwrite one (nothing is
-        // merged), and leaves the others as they are.
+        // brings the working tree and the index to it.
         var target = remoteRef
         if try !repository.run(["merge-base", "--is-ancestor", "HEAD", remoteRef]).succeeded {
             let tree = try mergedTree(remoteRef)
@@ -84,6 +83,20 @@ struct GitSyncMerge {
         let held = count == 12 && header[0..<4].elementsEqual("DIRC".utf8) ? Int(SplitIndexFile.be32(header, 8)) : 0
         guard held + changedPaths > Self.largestMergedSplitFile else { return [] }
         return ["-c", "splitIndex.maxPercentChange=0", "-c", "splitIndex.sharedIndexExpire=10.minutes.ago"]
+    }
+
+    /// One pass over the working tree (git's `status`: every file's stat data, read on every
+    /// core, and the index refreshed, so that a copied store with new inode numbers is clean).
+    /// A change not committed is never merged over, and a merge that must be undone (or one a
+    /// kill interrupted) goes back to HEAD with `reset --hard`, which is safe only because the
+    /// working tree was clean when the merge began.
+    private func refuseUncommittedChanges() throws(EntitlementError) {
+        let status = try repository.check(["status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules=all", "--no-renames"])
+        let dirty = status.split(separator: "\0").map { String($0.dropFirst(3)) }
+        guard dirty.isEmpty else {
+            throw .git(message: "\(store.root) has uncommitted changes: \(dirty.prefix(3).joined(separator: ", "))",
+                       hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
+        }
     }
 
     /// The merge of HEAD and `remoteRef` as a tree, made without touching the index or the
