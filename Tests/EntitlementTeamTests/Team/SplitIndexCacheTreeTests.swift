@@ -22,17 +22,7 @@ struct SplitIndexCacheTreeTests {
     /// above the change are marked out of date.
     @Test func aBigIndexKeepsItsCacheTree() throws {
         let team = TeamFixture()
-        let root = team.store("s0")
-        for index in 0..<300 {
-            let folder = "\(root)/profiles/\(index)"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data("{\"n\":\(index)}\n".utf8).write(to: URL(fileURLWithPath: folder + "/p.json"))
-        }
-        for arguments in [["init", "--quiet"], ["config", "core.splitIndex", "true"], ["add", "--all"],
-                          ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
-            #expect(try team.git(arguments, in: "s0").exitCode == 0)
-        }
-        let repository = GitRepository(root: root, environment: team.environment)
+        let (root, repository) = try splitRepository(of: 300, in: team)
         var limits = Self.limits
         limits.keepCacheTreeFromEntries = 300
         let path = "profiles/7/p.json"
@@ -51,17 +41,7 @@ struct SplitIndexCacheTreeTests {
 
     @Test func aCacheTreePastTheLimitIsDroppedAndNoSharedIndexIsWritten() throws {
         let team = TeamFixture()
-        let root = team.store("s0")
-        for index in 0..<300 {
-            let folder = "\(root)/profiles/\(index)"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data("{\"n\":\(index)}\n".utf8).write(to: URL(fileURLWithPath: folder + "/p.json"))
-        }
-        for arguments in [["init", "--quiet"], ["config", "core.splitIndex", "true"], ["add", "--all"],
-                          ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
-            #expect(try team.git(arguments, in: "s0").exitCode == 0)
-        }
-        let repository = GitRepository(root: root, environment: team.environment)
+        let (root, repository) = try splitRepository(of: 300, in: team)
         #expect(try indexSize(root) > Self.limits.splitFile, "git wrote the cache tree into the small file")
         let shared = try sharedIndexes(root)
         #expect(shared.count == 1)
@@ -122,6 +102,22 @@ struct SplitIndexCacheTreeTests {
     private func entriesInSmallFile(_ root: String) throws -> Int {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/.git/index")).prefix(12))
         return Int(SplitIndexFile.be32(bytes, 8))
+    }
+
+    /// A git repository of `count` folders of one file each, split index on, committed by git
+    /// (so the small file holds git's whole cache tree).
+    private func splitRepository(of count: Int, in team: TeamFixture) throws -> (String, GitRepository) {
+        let root = team.store("s0")
+        for index in 0..<count {
+            let folder = "\(root)/profiles/\(index)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("{\"n\":\(index)}\n".utf8).write(to: URL(fileURLWithPath: folder + "/p.json"))
+        }
+        for arguments in [["init", "--quiet"], ["config", "core.splitIndex", "true"], ["add", "--all"],
+                          ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "x"]] {
+            #expect(try team.git(arguments, in: "s0").exitCode == 0)
+        }
+        return (root, GitRepository(root: root, environment: team.environment))
     }
 
     private func indexSize(_ root: String) throws -> Int {
