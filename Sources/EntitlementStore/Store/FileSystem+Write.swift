@@ -102,7 +102,7 @@ extension FileSystem {
     }
 
     /// Writes all of `bytes`, going on after short writes.
-    private func writeAll(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
+    package func writeAll(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(SystemError) in
                 var written = 0

@@ -39,17 +39,7 @@ package enum GitFiles {
         do throws(SystemError) {
             let fd = try systemCall("open") { system.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600) }
             defer { system.closeQuietly(fd) }
-            var written = 0
-            while written < bytes.count {
-                let offset = written
-                let count = try bytes.withUnsafeBytes { buffer in
-                    Result { () throws(SystemError) -> Int in
-                        try systemCall("write") { system.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-                    }
-                }.get()
-                guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
-                written += count
-            }
+            try system.writeAll(bytes, to: fd)
             if durable { try systemCall("fsync") { system.fsync(fd) } }
         } catch {
             throw .io(path: path, message: "cannot append: \(error.message)")

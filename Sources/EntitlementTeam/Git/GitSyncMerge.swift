@@ -1,4 +1,3 @@
-import Glibc
 import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
@@ -76,11 +75,7 @@ struct GitSyncMerge {
     /// of them; a person's git reading the old one at that moment would fail once and succeed
     /// when run again.
     private func foldingIndex(_ changedPaths: Int) -> [String] {
-        var header = [UInt8](repeating: 0, count: 12)
-        let fd = open("\(repository.gitDirectory)/index", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        let count = fd < 0 ? 0 : header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
-        if fd >= 0 { close(fd) }
-        let held = count == 12 && header[0..<4].elementsEqual("DIRC".utf8) ? Int(SplitIndexFile.be32(header, 8)) : 0
+        let held = SplitIndexFile.entryCount(ofIndexAt: "\(repository.gitDirectory)/index")
         guard held + changedPaths > Self.largestMergedSplitFile else { return [] }
         return ["-c", "splitIndex.maxPercentChange=0", "-c", "splitIndex.sharedIndexExpire=10.minutes.ago"]
     }

@@ -1,3 +1,4 @@
+import Glibc
 import EntitlementBasics
 
 /// The small half of git's split index (`core.splitIndex`): `.git/index` holding only the
@@ -112,6 +113,18 @@ struct SplitIndexFile: Equatable {
             if named[middle].name.lexicographicallyPrecedes(name) { low = middle + 1 } else { high = middle }
         }
         if low < named.count, named[low].name == name { named[low].raw = raw } else { named.insert((name, raw), at: low) }
+    }
+
+    /// The entry count in the header of the index file at `path` (the whole index, a split
+    /// file or a shared index): 12 bytes read. 0 when the file is missing or not an index.
+    static func entryCount(ofIndexAt path: String) -> Int {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 12)
+        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
+        guard count == 12, header[0..<4].elementsEqual("DIRC".utf8) else { return 0 }
+        return Int(be32(header, 8))
     }
 
     /// An entry's size on disk: header, name, and 1 to 8 NUL bytes up to a multiple of 8.

@@ -118,17 +118,7 @@ enum SplitIndexUpdate {
         }
         do throws(SystemError) {
             defer { fileSystem.closeQuietly(fd) }
-            var written = 0
-            while written < bytes.count {
-                let offset = written
-                let count = try bytes.withUnsafeBytes { buffer in
-                    Result { () throws(SystemError) -> Int in
-                        try systemCall("write") { fileSystem.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-                    }
-                }.get()
-                guard count > 0 else { throw SystemError(call: "write", code: ENOSPC) }
-                written += count
-            }
+            try fileSystem.writeAll(bytes, to: fd)
             if let old {
                 var times = [old.st_atim, old.st_mtim]
                 try systemCall("futimens") { futimens(fd, &times) }
@@ -146,23 +136,21 @@ enum SplitIndexUpdate {
         return true
     }
 
-    /// The number of entries of the shared index `link` names (its header; 0 when unreadable).
+    /// The number of entries of the shared index `link` names (0 when unreadable).
     static func sharedEntries(_ link: [UInt8], in repository: GitRepository) -> Int {
-        guard link.count >= 20 else { return 0 }
-        let fd = open("\(repository.gitDirectory)/sharedindex.\(SHA1.hex(Array(link[0..<20])))", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 12)
-        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
-        guard count == 12, header[0..<4].elementsEqual("DIRC".utf8) else { return 0 }
-        return Int(SplitIndexFile.be32(header, 8))
+        sharedIndexPath(link, in: repository).map(SplitIndexFile.entryCount(ofIndexAt:)) ?? 0
+    }
+
+    /// `.git/sharedindex.<id>`, the shared index a split file's `link` names.
+    private static func sharedIndexPath(_ link: [UInt8], in repository: GitRepository) -> String? {
+        guard link.count >= 20 else { return nil }
+        return "\(repository.gitDirectory)/sharedindex.\(SHA1.hex(Array(link[0..<20])))"
     }
 
     /// Touches the shared index this file names, as git does on each write: git deletes shared
     /// indexes left untouched for `splitIndex.sharedIndexExpire` (two weeks) when it writes a new one.
     private static func freshenSharedIndex(_ link: [UInt8], in repository: GitRepository) {
-        guard link.count >= 20 else { return }
-        let hex = link[0..<20].map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-        _ = utimensat(AT_FDCWD, "\(repository.gitDirectory)/sharedindex.\(hex)", nil, 0)
+        guard let path = sharedIndexPath(link, in: repository) else { return }
+        _ = utimensat(AT_FDCWD, path, nil, 0)
     }
 }

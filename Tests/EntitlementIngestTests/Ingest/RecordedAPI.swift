@@ -69,25 +69,7 @@ final class RecordedAPI {
     static func fixture(_ name: String) -> String { readFile(repositoryRoot + "/Fixtures/refresh/" + name)! }
 
     /// SIGTERM, then SIGKILL after 5 s; always reaped.
-    func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<100 {
-            if waitpid(pid, &status, WNOHANG) == pid { pid = 0; return }
-            usleep(50_000)
-        }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-        pid = 0
-    }
+    func stop() { WebServer.terminate(&pid) }
 
-    private func waitUntilListening() throws {
-        for _ in 0..<200 {
-            if (try? WebServer.run(WebServer.curlPath!, ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/"])).map({ $0 != "000" }) == true { return }
-            usleep(50_000)
-        }
-        stop()
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "lighttpd did not start on port \(port)"])
-    }
+    private func waitUntilListening() throws { try WebServer.waitUntilListening(port: port, pid: &pid) }
 }

@@ -52,7 +52,10 @@ final class WebServer: @unchecked Sendable {
     deinit { stop() }
 
     /// SIGTERM, then up to 5 s to exit, then SIGKILL; always reaped.
-    func stop() {
+    func stop() { Self.terminate(&pid) }
+
+    /// Stops the server `pid` as `stop()` does, and sets it to 0.
+    static func terminate(_ pid: inout pid_t) {
         guard pid > 0 else { return }
         kill(pid, SIGTERM)
         var status: Int32 = 0
@@ -136,6 +139,12 @@ final class WebServer: @unchecked Sendable {
 
     /// Up to 10 s for the server to accept connections.
     private func waitUntilListening() throws {
+        try Self.waitUntilListening(port: port, pid: &pid)
+    }
+
+    /// Up to 10 s for the server `pid` to accept connections on `port`; stopped and thrown
+    /// about when it does not (or exits first).
+    static func waitUntilListening(port: Int, pid: inout pid_t) throws {
         for _ in 0..<200 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -151,7 +160,7 @@ final class WebServer: @unchecked Sendable {
             if waitpid(pid, &status, WNOHANG) == pid { pid = 0; break }
             usleep(50_000)
         }
-        stop()
+        terminate(&pid)
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the web server did not start on port \(port)"])
     }
 }

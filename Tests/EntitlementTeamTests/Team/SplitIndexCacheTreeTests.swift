@@ -85,7 +85,7 @@ struct SplitIndexCacheTreeTests {
             #expect(try team.run(["sync"], in: "s0").exitCode == 0)
             #expect(try team.run(["grant", "local-\(round)", "premium", "--lifetime"], in: "s1").exitCode == 0)
             #expect(try team.run(["sync"], in: "s1").exitCode == 0, "a merge of 200 profiles")
-            let held = try entriesInSmallFile(team.store("s1"))
+            let held = SplitIndexFile.entryCount(ofIndexAt: team.store("s1") + "/.git/index")
             #expect(held <= GitSyncMerge.largestMergedSplitFile, "round \(round): \(held) entries")
             #expect(try team.git(["status", "--porcelain"], in: "s1").stdout == "")
         }
@@ -99,10 +99,6 @@ struct SplitIndexCacheTreeTests {
         #expect(try team.run(["check", "c1", "sports", "--quiet"], in: "s1").exitCode == 0)
     }
 
-    private func entriesInSmallFile(_ root: String) throws -> Int {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/.git/index")).prefix(12))
-        return Int(SplitIndexFile.be32(bytes, 8))
-    }
 
     /// A git repository of `count` folders of one file each, split index on, committed by git
     /// (so the small file holds git's whole cache tree).
