@@ -70,7 +70,7 @@ let package = Package(
             "EntitlementTeam", "EntitlementCLI", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementIngestTests", dependencies: [
-            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
             "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementCLI", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementCLITests", dependencies: [

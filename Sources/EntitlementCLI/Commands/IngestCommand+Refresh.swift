@@ -20,13 +20,14 @@ extension IngestCommand {
         var count = IngestRefreshCount()
         let customers = report.touchedCustomers[.revenuecat] ?? []
         guard !customers.isEmpty else { return count }
-        let key = try RefreshRun.apiKey(secretsFlag: secrets, environment: context.environment)
-        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: RefreshCommand.defaultTimeout, environment: context.environment, pacing: context.pacing),
-                                          apiBase: apiBase, actor: actor)
+        let client = VendorAPIClient(timeout: RefreshCommand.defaultTimeout, environment: context.environment, pacing: context.pacing)
+        let source = try RefreshRun.source(.revenuecat, secretsFlag: secrets, context: context, client: client, apiBase: apiBase,
+                                           options: RefreshSources.Options(wallClock: RefreshCommand.wallClock(context)))
+        let refresher = CustomerRefresh(store: store, source: source, actor: actor)
         for customer in customers {
             count.customers += 1
             do throws(EntitlementError) {
-                let result = try refresher.refresh(customer, apiKey: key, now: context.now())
+                let result = try refresher.refresh(customer, now: context.now())
                 for warning in result.warnings { context.warning(warning) }
                 if result.changed { count.changed += 1 }
             } catch {

@@ -6,80 +6,143 @@ import EntitlementStore
 import EntitlementTeam
 import EntitlementIngest
 
-/// `entitlement refresh USER --vendor revenuecat`: re-reads a customer from the vendor's API.
+/// `entitlement refresh USER --vendor V` (or `--stdin`): re-reads customers from the vendor's API.
 package struct RefreshCommand: RunnableCommand, Equatable {
-    /// The vendors whose API `refresh` reads: RevenueCat only (Google Play's needs OAuth, issue 26).
-    enum APIVendor: String, CaseIterable, Sendable { case revenuecat }
+    /// The vendors whose API `refresh` reads.
+    enum APIVendor: String, CaseIterable, Sendable {
+        case revenuecat, stripe, adapty, googleplay
+
+        var vendor: Vendor {
+            switch self {
+            case .revenuecat: return .revenuecat
+            case .stripe: return .stripe
+            case .adapty: return .adapty
+            case .googleplay: return .googleplay
+            }
+        }
+    }
 
     package static let spec = CommandSpec(
         name: "refresh",
-        abstract: "Re-read a customer from the vendor's API and import the answer.",
+        abstract: "Re-read customers from the vendor's API and import the answers.",
         discussion: """
-            Fetches GET {api-base}/v1/subscribers/{USER} through curl, with the API key from the
-            secrets file's revenuecat.api_key (sent as a header, never on a command line), and
-            imports the answer as 'import' imports a subscriber document, under the store lock.
-            config.json is not changed. Exit 2 when there is no key, 6 when the API cannot be
-            reached or does not answer in time, 4 for an answer other than 200 or a body that is
-            not a subscriber, 5 when the store is busy. See docs/ingest.md, "refresh".
+            Asks the vendor what it knows of the customer now, through curl, with the credentials
+            of the secrets file (sent on curl's standard input, never on a command line), and
+            imports the answers as 'import' imports those documents, under the store lock.
+            RevenueCat: GET /v1/subscribers/{USER}. Stripe: GET /v1/subscriptions?customer=cus_…
+            (every page). Adapty: GET /api/v2/server-side-api/profile/. Google Play: each purchase
+            token of the profile, with a token from the service account's key file.
+            config.json is not changed. With --stdin, one customer per line, at most --rate
+            requests a second, and a summary. Exit 2 for missing credentials or a refused key
+            file, 6 when the API cannot be reached, answers 429 past --timeout, or does not answer
+            in time, 4 for a refusal (401/403), another answer than 200 or one not in the
+            documented shape (and with --stdin when any customer failed), 5 when the store is busy.
+            See docs/ingest.md, "refresh".
             """,
-        usage: "USER --vendor revenuecat [--api-base URL] [--timeout SECONDS] [options]",
-        arguments: [ArgumentSpec("USER", kind: .userID, help: "The customer user id (RevenueCat's app_user_id).")],
+        usage: "USER --vendor V [--api-base URL] [--timeout SECONDS] [options]\n       entitlement refresh --stdin --vendor V [--rate N] [options]",
+        arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (not with --stdin).")],
         options: [
-            vendorOption, apiBaseOption, timeoutOption, WebhookCommand.secretsOption, CommonOptions.json,
-            CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
+            vendorOption, stdinFlag, rateOption, apiBaseOption, timeoutOption, stripeCustomerOption, purchaseTokenOption,
+            WebhookCommand.secretsOption, CommonOptions.json, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement refresh alice@example.com --vendor revenuecat",
-            "entitlement refresh alice --vendor revenuecat --api-base http://127.0.0.1:8080 --json",
+            "entitlement refresh alice --vendor stripe --stripe-customer cus_NffrFeUfNV2Hib",
+            "entitlement refresh alice --vendor googleplay --json",
+            "cut -f1 customers.tsv | entitlement refresh --stdin --vendor stripe --rate 10",
         ])
 
-    static let vendorOption = Option<APIVendor>.choice("vendor", value: "V", help: "Whose API to read: revenuecat.")
-    static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies).") {
+    static let vendorOption = Option<APIVendor>.choice("vendor", value: "V", help: "Whose API to read: revenuecat, stripe, adapty, googleplay.")
+    static let stdinFlag = Flag("stdin", help: "Refresh every customer id on standard input, one per line.")
+    static let rateOption = Option<Double>("rate", value: "N", kind: .count, help: "With --stdin: at most N requests a second (default: under the vendor's limit, docs/ingest.md).") {
+        (text, source) throws(ValueProblem) in
+        guard let rate = Double(text), rate > 0, rate.isFinite else {
+            throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected requests a second, above 0.")
+        }
+        return rate
+    }
+    static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies); never where a Google token is asked for.") {
         (text, _) throws(ValueProblem) in
         guard text.hasPrefix("https://") || text.hasPrefix("http://"), VendorAPIClient.isHeaderSafe(text), !text.contains(" ") else {
             throw ValueProblem("--api-base must be an http:// or https:// URL, got '\(Terminal.escape(URLText.withoutCredentials(text)))'.")
         }
         return text
     }
-    .describingDefault(SubscriberRefresh.defaultAPIBase)
-    static let timeoutOption = Option<Double>.seconds("timeout", help: "Give up on the API after this long.")
+    .describingDefault("the vendor's")
+    static let timeoutOption = Option<Double>.seconds("timeout", help: "Give up on a request (its retries and waits included) after this long.")
         .withDefault(defaultTimeout, shown: formatSeconds(defaultTimeout))
     static let defaultTimeout = 30.0
+    static let stripeCustomerOption = Option<String>.string("stripe-customer", value: "ID", kind: .text, help: "Stripe: the customer id (cus_…) to ask for.")
+    static let purchaseTokenOption = Option<String>.string("purchase-token", value: "TOKEN", kind: .text, repeatable: true,
+                                                            help: "Google Play: a purchase token to ask about besides the profile's.")
 
-    package var user: String
+    package var user: String?
     var vendor: APIVendor
+    var stdin: Bool
+    var rate: Double?
     package var apiBase: String?
     package var timeout: Double
+    var stripeCustomer: String?
+    var purchaseTokens: [String]
     package var secrets: String?
     package var json: Bool
     var options: MutationOptions
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
-        guard parsed.positionals.count == 1 else {
-            throw .usage(parsed.positionals.isEmpty ? "missing argument USER." : "refresh takes one USER.", command: name)
+        stdin = parsed.flag(Self.stdinFlag)
+        if stdin {
+            guard parsed.positionals.isEmpty else { throw .usage("--stdin reads the user ids from standard input; give no USER.", command: name) }
+            user = nil
+        } else {
+            guard parsed.positionals.count == 1 else {
+                throw .usage(parsed.positionals.isEmpty ? "missing argument USER (or --stdin)." : "refresh takes one USER.", command: name)
+            }
+            user = try UserID.argument(parsed.positionals[0], command: name)
         }
-        user = try UserID.argument(parsed.positionals[0], command: name)
         guard let vendor = try parsed.value(Self.vendorOption) else {
-            throw .usage("missing --vendor: name whose API to read (revenuecat).", command: name)
+            throw .usage("missing --vendor: name whose API to read (revenuecat, stripe, adapty, googleplay).", command: name)
         }
         self.vendor = vendor
+        rate = try parsed.value(Self.rateOption)
         apiBase = try parsed.value(Self.apiBaseOption)
         timeout = try parsed.value(Self.timeoutOption)
         guard timeout > 0 else { throw .usage("--timeout must be more than 0 seconds.", command: name) }
+        stripeCustomer = try parsed.value(Self.stripeCustomerOption)
+        if let stripeCustomer {
+            guard vendor == .stripe, !stdin else { throw .usage("--stripe-customer goes with --vendor stripe and one USER.", command: name) }
+            guard stripeCustomer.hasPrefix("cus_"), VendorAPIClient.isHeaderSafe(stripeCustomer) else {
+                throw .usage("--stripe-customer must be a Stripe customer id (cus_…).", command: name)
+            }
+        }
+        purchaseTokens = try parsed.values(Self.purchaseTokenOption)
+        if !purchaseTokens.isEmpty, vendor != .googleplay || stdin {
+            throw .usage("--purchase-token goes with --vendor googleplay and one USER.", command: name)
+        }
         secrets = try parsed.value(WebhookCommand.secretsOption)
         json = parsed.flag(CommonOptions.json)
         options = MutationOptions(store: try parsed.value(CommonOptions.store), actor: try parsed.value(CommonOptions.actor))
         options.lockTimeout = try parsed.given(CommonOptions.lockTimeout)
     }
 
+    /// Seconds since 1970 of the injected clock (a Google assertion's `iat`).
+    static func wallClock(_ context: Context) -> @Sendable () -> Int {
+        let clock = context.clock
+        return { Int(clock().timeIntervalSince1970) }
+    }
+
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing),
-                                          apiBase: apiBase, actor: try options.resolvedActor(context, store: store))
-        let key = try RefreshRun.apiKey(secretsFlag: secrets, environment: context.environment)
-        let result = try refresher.refresh(user, apiKey: key, now: context.now())
+        let perSecond = rate ?? (stdin ? RefreshSources.defaultRate(vendor.vendor) : nil)
+        let client = VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing,
+                                     rate: perSecond.map { RequestRate(perSecond: $0) })
+        let source = try RefreshRun.source(vendor.vendor, secretsFlag: secrets, context: context, client: client, apiBase: apiBase,
+                                           options: RefreshSources.Options(stripeCustomer: stripeCustomer, purchaseTokens: purchaseTokens,
+                                                                           wallClock: Self.wallClock(context)))
+        let refresher = CustomerRefresh(store: store, source: source, actor: try options.resolvedActor(context, store: store))
+        guard let user else { return try runStdin(refresher, context: context) }
+        let result = try refresher.refresh(user, now: context.now())
         for warning in result.warnings { context.warning(warning) }
         RefreshRun.write(result, json: json, to: context.stdout, quiet: context.quiet)
         return .success

@@ -31,13 +31,17 @@ package struct APIRequest: Sendable {
     package var body: Body?
     /// What a 401 or 403 asks the user to check (`googleplay.service_account_file's access in Play Console`, …).
     package var credentialCheck: String
+    /// The statuses that mean the credentials were refused (a token endpoint answers 400 `invalid_grant`).
+    package var refusedStatuses: Set<Int>
 
-    package init(_ method: Method, _ url: String, headers: [(name: String, value: String)], body: Body? = nil, credentialCheck: String) {
+    package init(_ method: Method, _ url: String, headers: [(name: String, value: String)], body: Body? = nil, credentialCheck: String,
+                 refusedStatuses: Set<Int> = [401, 403]) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.credentialCheck = credentialCheck
+        self.refusedStatuses = refusedStatuses
     }
 
     /// A form value: unreserved characters kept, every other UTF-8 byte as `%XX`.

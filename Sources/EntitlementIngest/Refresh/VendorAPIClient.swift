@@ -65,7 +65,7 @@ package struct VendorAPIClient: Sendable {
                 failing += 1
                 guard pacing.now() - started + wait < timeout else { throw .vendorAPI(.status(url: request.url, code: answer.code)) }
                 pacing.sleep(wait)
-            case 401, 403:
+            case let code where request.refusedStatuses.contains(code):
                 throw .vendorAPI(.refused(url: request.url, code: answer.code, check: request.credentialCheck))
             default:
                 throw .vendorAPI(.status(url: request.url, code: answer.code))

@@ -52,8 +52,8 @@ struct RefreshTests {
     }
 
     @Test func theIdIsOnePercentEncodedPathSegment() throws {
-        #expect(SubscriberRefresh.pathSegment("a b/../c?d#é") == "a%20b%2F..%2Fc%3Fd%23%C3%A9")
-        #expect(SubscriberRefresh.pathSegment("alice-1_x.y~z") == "alice-1_x.y~z")
+        #expect(URLComponent.encoded("a b/../c?d#é") == "a%20b%2F..%2Fc%3Fd%23%C3%A9")
+        #expect(URLComponent.encoded("alice-1_x.y~z") == "alice-1_x.y~z")
         let directory = TemporaryDirectory()
         let (store, secrets, api) = try Self.setUp(directory)
         defer { api.stop() }
