@@ -249,4 +249,31 @@ struct VendorRefreshTests {
         #expect(again.exitCode == 0)
         #expect(again.stdout == "Refreshed 2 Stripe customers: 0 changed, 2 unchanged, 0 failed.\n")
     }
+
+    @Test(.enabled(if: Binary.exists, "needs the built binary (ENTITLEMENT_BIN)"))
+    func noSecretIsInAnyProcessArguments() throws {
+        let setup = try Setup()
+        Self.importPlayPurchase(setup)
+        setup.api.on("GET", "/v1/subscriptions", .json(Self.stripeList(["sub_A1"], hasMore: false)))
+        setup.api.on("GET", "/androidpublisher/v3/applications/\(Self.packageName)/purchases/subscriptionsv2/tokens/gp-token-active",
+                     .json(Self.playAnswer(state: "SUBSCRIPTION_STATE_ACTIVE")))
+        // A curl stand-in first on PATH: it records its arguments, then runs the real curl.
+        let bin = setup.directory.path + "/bin", log = setup.directory.path + "/argv.log"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        writeFile(bin + "/curl", "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" >> '\(log)'\nexec \(WebServer.curlPath!) \"$@\"\n")
+        chmod(bin + "/curl", 0o755)
+        // The built binary, whose PATH finds the stand-in (posix_spawnp searches the caller's PATH).
+        let environment = ["PATH": bin + ":/usr/bin:/bin"]
+        for arguments in [["cus_Active01", "--vendor", "stripe"], ["bob", "--vendor", "googleplay"]] {
+            let run = try Binary.run(["refresh"] + arguments + ["--api-base", setup.api.base, "--store", setup.store, "--secrets", setup.secrets],
+                                     environment: environment)
+            #expect(run.exitCode == 0, "\(run.stderr)")
+        }
+        let argv = readFile(log) ?? ""
+        #expect(argv.components(separatedBy: "\n").filter { $0.hasSuffix("/curl") }.count == 3)  // Stripe, Google's token, Play
+        let assertion = try #require(setup.tokens.requests.first?.form["assertion"])
+        for secret in [Self.stripeKey, "ya29.fake-1", assertion, setup.google.keyID, "PRIVATE KEY"] {
+            #expect(!argv.contains(secret), "\(secret) on a command line")
+        }
+    }
 }
