@@ -66,6 +66,7 @@ struct DocExampleSyntaxTests {
         #expect(DocOutputMatcher.matches(expected: ["first", "...", "last"], actual: ["first", "last"]))
         #expect(!DocOutputMatcher.matches(expected: ["first", "last"], actual: ["first", "x", "last"]))
         #expect(DocOutputMatcher.matches(expected: ["a  ", "", ""], actual: ["a"]))
+        #expect(DocOutputMatcher.matches(expected: ["a,b"], actual: ["a,b\r"]))
         #expect(!DocOutputMatcher.matches(expected: ["a"], actual: ["a", "b"]))
     }
 

@@ -1,15 +1,15 @@
 /// Compares what a command printed with the output a page shows (CONTRIBUTING.md, "Docs that run").
 ///
 /// `[..]` in a shown line stands for any text within that line (a time, an id); a shown line
-/// that is only `...` stands for any number of lines, none included. Trailing spaces and
-/// trailing empty lines do not count.
+/// that is only `...` stands for any number of lines, none included. Trailing white space
+/// (a CSV line's carriage return too) and trailing empty lines do not count.
 enum DocOutputMatcher {
     static func matches(expected: [String], actual: [String]) -> Bool {
         match(normalized(expected)[...], normalized(actual)[...])
     }
 
     static func normalized(_ lines: [String]) -> [String] {
-        var lines = lines.map { String($0.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }
+        var lines = lines.map { String($0.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()) }
         while lines.last?.isEmpty == true { lines.removeLast() }
         return lines
     }
