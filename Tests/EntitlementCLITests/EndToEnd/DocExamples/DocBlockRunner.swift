@@ -38,7 +38,8 @@ struct DocBlockRunner {
             "USER": "support", "LOGNAME": "support", "TMPDIR": directory.path,
         ]
         for (key, value) in block.environment { environment[key] = value }
-        let log = try runBash(scriptPath, in: work, environment: environment, seconds: seconds)
+        // CSV lines end with CRLF; a Swift String keeps "\r\n" as one Character, so split lines first.
+        let log = try runBash(scriptPath, in: work, environment: environment, seconds: seconds).replacingOccurrences(of: "\r\n", with: "\n")
         var segments = log.components(separatedBy: marker)
         var outcomes: [Outcome] = []
         var output = segments.removeFirst()
