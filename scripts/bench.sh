@@ -444,6 +444,10 @@ trust_benchmarks
 source scripts/bench-ingest.sh
 ingest_benchmarks
 
+# shellcheck source=scripts/bench-refresh.sh
+source scripts/bench-refresh.sh
+refresh_benchmarks
+
 # ---------------------------------------------------------------- the table
 
 for size in "${SIZES[@]}"; do
