@@ -36,6 +36,7 @@ final class WebServer: @unchecked Sendable {
                 server.port = \(port)
                 server.document-root = "\(directory)/www"
                 server.errorlog = "\(directory)/error.log"
+                server.breakagelog = "\(directory)/cgi-stderr.log"
                 server.max-request-size = 4096
                 alias.url = ("/hooks/" => "\(cgi)/")
                 $HTTP["url"] =~ "^/hooks/" { cgi.assign = ("" => "") }
@@ -50,6 +51,9 @@ final class WebServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// What the webhook wrote to standard error (lighttpd's `server.breakagelog`).
+    var cgiLog: String { readFile(directory + "/cgi-stderr.log") ?? "" }
 
     /// SIGTERM, then up to 5 s to exit, then SIGKILL; always reaped.
     func stop() { Self.terminate(&pid) }
