@@ -8,8 +8,8 @@ import EntitlementIngest
 
 /// `entitlement refresh USER --vendor revenuecat`: re-reads a customer from the vendor's API.
 package struct RefreshCommand: RunnableCommand, Equatable {
-    /// The vendors whose API `refresh` reads: RevenueCat only (Google Play's needs OAuth, issue 26).
-    enum APIVendor: String, CaseIterable, Sendable { case revenuecat }
+    /// The vendors whose API `refresh` reads: RevenueCat only (Google Play's needs OAuth).
+    static let apiVendors: [Vendor] = [.revenuecat]
 
     package static let spec = CommandSpec(
         name: "refresh",
@@ -33,7 +33,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
             "entitlement refresh alice --vendor revenuecat --api-base http://127.0.0.1:8080 --json",
         ])
 
-    static let vendorOption = Option<APIVendor>.choice("vendor", value: "V", help: "Whose API to read: revenuecat.")
+    static let vendorOption = Option<Vendor>.choice("vendor", value: "V", among: apiVendors, help: "Whose API to read: \(Vendor.phrase(apiVendors)).")
     static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies).") {
         (text, _) throws(ValueProblem) in
         guard text.hasPrefix("https://") || text.hasPrefix("http://"), VendorAPIClient.isHeaderSafe(text), !text.contains(" ") else {
@@ -47,7 +47,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     static let defaultTimeout = 30.0
 
     package var user: String
-    var vendor: APIVendor
+    var vendor: Vendor
     package var apiBase: String?
     package var timeout: Double
     package var secrets: String?
@@ -61,7 +61,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         }
         user = try UserID.argument(parsed.positionals[0], command: name)
         guard let vendor = try parsed.value(Self.vendorOption) else {
-            throw .usage("missing --vendor: name whose API to read (revenuecat).", command: name)
+            throw .usage("missing --vendor: name whose API to read (\(Vendor.phrase(Self.apiVendors))).", command: name)
         }
         self.vendor = vendor
         apiBase = try parsed.value(Self.apiBaseOption)
