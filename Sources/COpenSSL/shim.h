@@ -6,6 +6,7 @@
 #define OPENSSL_API_COMPAT 30000
 #define OPENSSL_NO_DEPRECATED 1
 
+#include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
