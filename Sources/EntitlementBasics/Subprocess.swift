@@ -14,6 +14,8 @@ package struct Subprocess {
         package var stderr: [UInt8]
         /// True when the run was stopped because it outlived its time-out.
         package var timedOut = false
+        /// True when the run was stopped because its standard output grew past `outputLimit`.
+        package var outputLimitReached = false
 
         package var succeeded: Bool { status == 0 }
         package var output: String { String(decoding: stdout, as: UTF8.self) }
@@ -42,9 +44,11 @@ package struct Subprocess {
     /// The child starts under umask 077, whatever the caller's: what git creates for the tool
     /// (a clone, its `.git`, checked-out files) is private. With `timeout` (seconds), the child
     /// runs in a process group of its own, and the whole group (git and its ssh or
-    /// remote helper) is killed when the time is up; the result says `timedOut`.
+    /// remote helper) is killed when the time is up; the result says `timedOut`. With
+    /// `outputLimit` (bytes, and a `timeout`), the child is killed as soon as its standard output
+    /// passes it, so an endless answer never sits in memory; the result says `outputLimitReached`.
     package static func run(_ arguments: [String], environment: [String: String],
-                    input: [UInt8] = [], timeout: Double? = nil) -> Result? {
+                    input: [UInt8] = [], timeout: Double? = nil, outputLimit: Int? = nil) -> Result? {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
@@ -58,9 +62,9 @@ package struct Subprocess {
         // A child that exits before reading its input must not kill us with SIGPIPE.
         let previous = input.isEmpty ? nil : signal(SIGPIPE, SIG_IGN)
         defer { if let previous { signal(SIGPIPE, previous) } }
-        if !pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], deadline: deadline, into: &result) {
-            kill(-pid, SIGKILL)
-            result.timedOut = true
+        if !pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], deadline: deadline, limit: outputLimit, into: &result) {
+            kill(timeout == nil ? pid : -pid, SIGKILL)
+            if !result.outputLimitReached { result.timedOut = true }
         }
         var status: Int32 = 0
         _ = try? systemCall("waitpid") { waitpid(pid, &status, 0) }
@@ -108,8 +112,9 @@ package struct Subprocess {
     }
 
     /// Feeds standard input and drains both outputs at once, so no pipe ever fills and blocks.
-    /// Returns false when `deadline` passed first (the pipes still open are closed).
-    private static func pump(input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32, deadline: Double?,
+    /// Returns false when `deadline` passed first, or standard output passed `limit` (the
+    /// result says which; the pipes still open are closed).
+    private static func pump(input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32, deadline: Double?, limit: Int?,
                              into result: inout Result) -> Bool {
         var written = 0
         var inputOpen = true
@@ -157,6 +162,13 @@ package struct Subprocess {
                 }) ?? -1
                 if count > 0 {
                     if entry.fd == stdout { result.stdout.append(contentsOf: buffer[0..<count]) } else { result.stderr.append(contentsOf: buffer[0..<count]) }
+                    if let limit, result.stdout.count > limit {
+                        result.outputLimitReached = true
+                        if inputOpen { close(stdin) }
+                        close(stdout)
+                        if open.err { close(stderr) }
+                        return false
+                    }
                 } else {
                     close(entry.fd)
                     if entry.fd == stdout { open.out = false } else { open.err = false }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementTrust
 import EntitlementModel
 import EntitlementStore
 
@@ -49,6 +50,18 @@ package enum AppStoreMapper {
         guard let value = reader.value(key) else { return nil }
         guard case .string(let text) = value else { throw reader.vendorWrongType(key, expected: "a JWS string", found: value) }
         return try decode(text, path: reader.childPath(key), jws: jws, into: &document)
+    }
+
+    /// An `Xcode` or `LocalTesting` notification (accepted unsigned, if at all) carries only data of
+    /// its own kind: a Production or Sandbox payload inside it would be dated and placed by a
+    /// wrapper nobody signed, so it is refused as a signature failure (docs/security.md).
+    static func requireLocal(_ payload: SignedPayload, under wrapper: String?) throws(FieldError) {
+        guard let wrapper, AppStoreSignedDataVerifier.localEnvironments.contains(wrapper) else { return }
+        let inner = try payload.reader.vendorString(K.environment)
+        guard let inner, AppStoreSignedDataVerifier.localEnvironments.contains(inner) else {
+            throw FieldError(path: payload.reader.path, message: "environment \(Terminal.escape(inner ?? "(none)")) inside a \(Terminal.escape(wrapper)) notification: data of Apple's environments is never accepted under an unsigned wrapper",
+                             refusedSignature: true)
+        }
     }
 
     /// The payload of one JWS, verified unless `jws` only decodes (docs/security.md).
@@ -105,17 +118,24 @@ package enum AppStoreMapper {
         let subtype = try r.vendorString(K.subtype)
         let name = subtype.map { "\(type)/\($0)" } ?? type
         document.detail = name
-        document.time = try r.vendorRequiredEpochMilliseconds(K.signedDate)
-        document.timeSource = .signedDate
+        // Without `signedDate` the document's time is the run's (`--at`, else now; a webhook: the
+        // request's arrival), as the verifier judges such a payload at the current time.
+        if let signed = try r.vendorEpochMilliseconds(K.signedDate) {
+            document.time = signed
+            document.timeSource = .signedDate
+        }
         guard let data = try r.vendorObject(K.data), data.value(K.signedTransactionInfo) != nil || data.value(K.signedRenewalInfo) != nil else {
             document.warnings.append("\(Terminal.escape(name)) notification carries no customer data; nothing imported")
             return
         }
         var subject: String?
+        let wrapper = try data.vendorString(K.environment)
         if let payload = try signedField(data, K.signedTransactionInfo, jws: jws, into: &document) {
+            try requireLocal(payload, under: wrapper)
             subject = try signedTransaction(payload, into: &document).subject
         }
         if let payload = try signedField(data, K.signedRenewalInfo, jws: jws, into: &document) {
+            try requireLocal(payload, under: wrapper)
             let renewalSubject = try AppStorePayloads.renewal(payload.reader, into: &document).subject
             subject = subject ?? renewalSubject
         }

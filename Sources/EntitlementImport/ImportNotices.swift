@@ -12,6 +12,15 @@ package enum ImportNotices {
             + "\(Terminal.escape(addition.entitlement)) (entitlements.\(Terminal.escape(addition.entitlement)).products); run again with --update-config to add it"
     }
 
+    /// The same for `refresh`, which never changes config.json and has no `--update-config`:
+    /// what works is adding the product by hand, then refreshing again.
+    package static func configurationNotChangedByRefresh(_ addition: ConfigAddition) -> String {
+        let what = addition.createdEntitlement ? "new entitlement \(Terminal.escape(addition.entitlement)) with product" : "product"
+        return "config.json not changed: the answer maps \(what) \(Terminal.escape(addition.productID)) to "
+            + "\(Terminal.escape(addition.entitlement)); add \"\(Terminal.escape(addition.productID))\" to "
+            + "entitlements.\(Terminal.escape(addition.entitlement)).products in config.json, then run refresh again"
+    }
+
     package static func unmappedProduct(_ product: String) -> String {
         "product \(Terminal.escape(product)) unlocks no entitlement, so its purchases give no access; "
             + "add it to entitlements.<ENTITLEMENT>.products in config.json"

@@ -18,7 +18,7 @@ package struct AwaitingPurchase: Sendable, Equatable {
     /// The latest import of the token's document (its document time).
     package var importedAt: Date?
 
-    package static let directory = "ingest/googleplay/purchases"
+    package static let directory = StoreFileKind.googlePlayPurchase.directory
 
     package static func relativePath(token: String) -> String {
         "\(directory)/\(SHA256.hexDigest(Array(token.utf8))).json"

@@ -25,10 +25,29 @@ package struct EventLedger: Sendable {
         return "\(directory)/\(vendor.rawValue)/\(digest.prefix(2))/\(digest).json"
     }
 
-    /// True when the event is already applied (in this copy, or one that synced with it).
-    package func contains(vendor: Vendor, id: String) -> Bool {
-        store.fileSystem.exists("\(store.root)/\(Self.relativePath(vendor: vendor, id: id))")
+    /// What the ledger holds for one event.
+    package enum Entry: Equatable, Sendable {
+        case absent
+        /// Applied already (in this copy, or one that synced with it).
+        case recorded
+        /// A file the tool cannot read (a hand edit, a teammate's push): the event is neither a
+        /// duplicate nor applied over it; it fails, kept, until the file is fixed.
+        case unreadable(String)
     }
+
+    /// The event's record, read: a file that only exists never makes the event a duplicate.
+    package func entry(vendor: Vendor, id: String) -> Entry {
+        let relative = Self.relativePath(vendor: vendor, id: id)
+        let path = "\(store.root)/\(relative)"
+        let bytes: [UInt8]?
+        do { bytes = try store.fileSystem.readFile(path) } catch { return .unreadable("\(path): \(error.description)") }
+        guard let bytes else { return .absent }
+        if let problem = StoreFileKind.eventRecord.problem(with: bytes, at: relative) { return .unreadable("\(path): \(problem)") }
+        return .recorded
+    }
+
+    /// True when the event is already applied (in this copy, or one that synced with it).
+    package func contains(vendor: Vendor, id: String) -> Bool { entry(vendor: vendor, id: id) == .recorded }
 
     /// The audit record of an applied event, if any.
     package func record(vendor: Vendor, id: String) throws(EntitlementError) -> AuditRecord? {

@@ -22,11 +22,19 @@ extension IngestRunner {
             var loadFailures: [String: String] = [:]
             var seen: Set<String> = []
             var duplicate: Set<String> = []
+            var unreadable: [String: String] = [:]
             for event in all {
                 let key = "\(event.vendor.rawValue) \(event.id)"
                 // Only the ledger makes a duplicate here: a second copy in this batch is settled
                 // below (the first copy decides), so the event is still applied once.
-                if seen.insert(key).inserted, ledger.contains(vendor: event.vendor, id: event.id) { duplicate.insert(key) }
+                if seen.insert(key).inserted {
+                    switch ledger.entry(vendor: event.vendor, id: event.id) {
+                    case .recorded: duplicate.insert(key)
+                    case .unreadable(let problem):
+                        unreadable[key] = "its ledger record cannot be read (\(problem)); fix or remove the file, then run 'entitlement ingest' again"
+                    case .absent: break
+                    }
+                }
                 for user in EventApplier.customers(of: event) where profiles[user] == nil && loadFailures[user] == nil {
                     do throws(EntitlementError) {
                         profiles[user] = .some(try store.loadProfile(userID: user))
@@ -41,6 +49,10 @@ extension IngestRunner {
             for event in all.sorted(by: IngestEvent.applicationOrder) {
                 let key = "\(event.vendor.rawValue) \(event.id)"
                 guard outcomes[key] == nil else { continue }  // the first copy in a batch decides
+                if let problem = unreadable[key] {
+                    outcomes[key] = .failed(problem)
+                    continue
+                }
                 if duplicate.contains(key), !recorded.contains(key) {
                     outcomes[key] = .duplicate
                     continue

@@ -15,9 +15,9 @@ import EntitlementImport
 package struct Spool: Sendable {
     package let store: EntitlementStore
 
-    package static let directory = "ingest/spool"
-    package static let failedDirectory = "ingest/failed"
-    static let incomingDirectory = "ingest/incoming"
+    package static let directory = StoreFileKind.spoolDirectory
+    package static let failedDirectory = StoreFileKind.failedDirectory
+    static let incomingDirectory = StoreFileKind.incomingDirectory
 
     package init(store: EntitlementStore) { self.store = store }
 

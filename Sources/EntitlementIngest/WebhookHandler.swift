@@ -52,7 +52,7 @@ package struct WebhookHandler: Sendable {
             case .malformed(let why):
                 return .error(400, "malformed", "not a well-formed \(request.vendor.displayName) event: \(why)")
             case .unauthenticated(let why):
-                return .error(403, "forbidden", "signed data not verified", log: "\(vendor): signed data refused: \(why)")
+                return .error(403, "forbidden", "signed data not verified", log: "\(vendor): \(why)")
             }
         }
         guard !events.isEmpty else { return WebhookResponse(status: 200, fields: [("status", .string("ok")), ("events", .int(0))]) }

@@ -9,10 +9,13 @@ package struct AppStoreIdentity: Equatable, Sendable {
     package var bundleID: String?
     /// `app_store.app_apple_id`: checked for production notifications, as Apple's libraries do.
     package var appAppleID: Int64?
+    /// `app_store.environment`: `Production` or `Sandbox`; signed data of another environment is refused.
+    package var environment: String?
 
-    package init(bundleID: String? = nil, appAppleID: Int64? = nil) {
+    package init(bundleID: String? = nil, appAppleID: Int64? = nil, environment: String? = nil) {
         self.bundleID = bundleID
         self.appAppleID = appAppleID
+        self.environment = environment
     }
 
     static let configKey = "app_store"
@@ -23,5 +26,6 @@ package struct AppStoreIdentity: Equatable, Sendable {
         // An empty bundle id is no expectation, like an absent one.
         bundleID = try object.optionalString("bundle_id").flatMap { $0.isEmpty ? nil : $0 }
         appAppleID = try object.optionalInt("app_apple_id").map(Int64.init)
+        environment = try object.optionalString("environment").flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -12,20 +12,23 @@ package struct AppStoreSignedDataVerifier: Sendable {
     package let appAppleID: Int64?
     package let environment: String?
     package let allowXcode: Bool
+    /// How far (seconds) the `signedDate` of data accepted unsigned may be after the run's time.
+    package static let futureSkew: Int64 = 300
     /// The effective date (Unix seconds) for a payload without `signedDate`: the injected now.
     package let fallbackDate: Int64?
     private let chains: ChainVerifier
 
-    /// A verifier trusting Apple Root CA - G3 (unless `includeAppleRoot` is false) and `trustRoots`
-    /// (DER or PEM). `strict` keeps libcrypto's `X509_V_FLAG_X509_STRICT` on; Apple's own test
-    /// certificates need it off (they lack key identifiers).
+    /// A verifier trusting Apple Root CA - G3 (unless `includeAppleRoot` is false) and every
+    /// certificate of the `trustRoots` files (DER, or PEM with one or more blocks: `TrustRootFile`).
+    /// `strict` keeps libcrypto's `X509_V_FLAG_X509_STRICT` on; Apple's own test certificates
+    /// need it off (they lack key identifiers).
     package init(trustRoots: [[UInt8]] = [], includeAppleRoot: Bool = true, bundleID: String? = nil, appAppleID: Int64? = nil,
                  environment: String? = nil, allowXcode: Bool = false, strict: Bool = true, fallbackDate: Int64? = nil) throws(SignedDataError) {
         var roots: [Certificate] = []
         if includeAppleRoot, let apple = Certificate(der: AppleRootCAG3.der) { roots.append(apple) }
         for (index, bytes) in trustRoots.enumerated() {
-            guard let root = Certificate(file: bytes) else { throw .unreadableTrustRoot(index) }
-            roots.append(root)
+            guard let found = TrustRootFile.certificates(bytes), !found.isEmpty else { throw .unreadableTrustRoot(index) }
+            roots += found
         }
         chains = ChainVerifier(roots: roots, strict: strict)
         self.bundleID = bundleID
@@ -48,6 +51,10 @@ package struct AppStoreSignedDataVerifier: Sendable {
         var checked = true
         if let stated, Self.localEnvironments.contains(stated) {
             guard allowXcode else { throw .xcodeNotAllowed(stated) }
+            // Unsigned data cannot date itself into the future: it would outrank Apple's later events.
+            if let signed = claims.signedDate, let now = fallbackDate, signed / 1000 > now + Self.futureSkew {
+                throw .signedInFuture(signed / 1000)
+            }
             checked = false
         } else {
             try verifySignature(parts, claims: claims)
@@ -71,7 +78,7 @@ package struct AppStoreSignedDataVerifier: Sendable {
     }
 
     private func checkIdentity(_ claims: SignedPayloadClaims) throws(SignedDataError) {
-        let notification = claims.notificationType != nil
+        let notification = claims.isNotification
         if let bundleID, notification || claims.anyBundleID != nil, claims.anyBundleID != bundleID {
             throw .bundleID(found: claims.anyBundleID, expected: bundleID)
         }

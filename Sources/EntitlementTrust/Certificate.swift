@@ -30,9 +30,17 @@ final class Certificate: @unchecked Sendable {
         self.der = der
     }
 
-    /// A trust root file's certificate: DER, or one PEM `CERTIFICATE` block.
-    convenience init?(file bytes: [UInt8]) {
-        if let der = Self.pemBody(bytes) { self.init(der: der) } else { self.init(der: bytes) }
+    /// Takes ownership of a parsed `X509 *`; nil (and freed) when it cannot be encoded as DER.
+    init?(owning parsed: OpaquePointer) {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(parsed, &out)
+        guard length > 0, let out else {
+            X509_free(parsed)
+            return nil
+        }
+        der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        CRYPTO_free(out, #file, #line)
+        handle = parsed
     }
 
     deinit { X509_free(handle) }
@@ -58,17 +66,5 @@ final class Certificate: @unchecked Sendable {
         var parts = tm()
         guard ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
         return Int64(timegm(&parts))
-    }
-
-    private static func pemBody(_ bytes: [UInt8]) -> [UInt8]? {
-        var body: [UInt8] = []
-        var inside = false
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            let text = String(decoding: line.filter { $0 > 0x20 }, as: UTF8.self)
-            if text == "-----BEGIN CERTIFICATE-----" { inside = true } else if text == "-----END CERTIFICATE-----" {
-                return inside ? TrustBase64.decode(body, alphabet: .standard) : nil
-            } else if inside { body += line.filter { $0 > 0x20 } }
-        }
-        return nil
     }
 }

@@ -39,6 +39,8 @@ package enum SignedDataError: Error, Equatable, Sendable, CustomStringConvertibl
     case environment(found: String?, expected: String)
     /// `Xcode` or `LocalTesting` data without the explicit choice to accept it.
     case xcodeNotAllowed(String)
+    /// `Xcode`/`LocalTesting` data, accepted unsigned, dated (Unix seconds) beyond the allowed skew after now.
+    case signedInFuture(Int64)
     /// A configured trust root (its index) is not a DER or PEM certificate.
     case unreadableTrustRoot(Int)
 
@@ -62,6 +64,7 @@ package enum SignedDataError: Error, Equatable, Sendable, CustomStringConvertibl
         case .appAppleID(let found, let expected): "app Apple id \(found.map(String.init) ?? "(none)") is not this store's \(expected)"
         case .environment(let found, let expected): "environment \(found ?? "(none)") is not the expected \(expected)"
         case .xcodeNotAllowed(let environment): "environment \(environment) is accepted only with --allow-xcode"
+        case .signedInFuture(let date): "signedDate \(TrustDate.iso(date)) of data accepted unsigned is more than \(AppStoreSignedDataVerifier.futureSkew) seconds after the current time"
         case .unreadableTrustRoot(let index): "trust root #\(index + 1) is not a DER or PEM certificate"
         }
     }

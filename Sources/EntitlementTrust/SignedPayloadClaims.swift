@@ -1,7 +1,10 @@
 /// The members of an App Store payload that the identity and date checks read.
 ///
-/// Transactions and renewal info carry them at the top; notifications under `data`,
-/// `summary` or `externalPurchaseToken`. Every member is optional and a member of another
+/// Transactions and renewal info carry them at the top; notifications only where Apple puts
+/// them: under `data`, `summary`, `externalPurchaseToken` (whose environment is Sandbox when
+/// `externalPurchaseId` starts with `SANDBOX`, else Production, as Apple's verifier reads it)
+/// or `appData`. A notification's own top-level `environment` or `bundleId` is not Apple's and
+/// is never read: it cannot make a notification pass for Xcode data. Every member is optional and a member of another
 /// type reads as absent: the shapes are Apple's, and the verifier must not be the place
 /// where an odd but validly signed payload fails.
 struct SignedPayloadClaims {
@@ -12,7 +15,7 @@ struct SignedPayloadClaims {
     var notificationType: String?
     var nested: Nested?
 
-    /// `data`, `summary` or `externalPurchaseToken` of a notification.
+    /// `data`, `summary`, `externalPurchaseToken` or `appData` of a notification.
     struct Nested {
         var environment: String?
         var bundleId: String?
@@ -28,18 +31,24 @@ struct SignedPayloadClaims {
         claims.bundleId = json["bundleId"]?.string
         claims.appAppleId = json["appAppleId"]?.int64
         claims.notificationType = json["notificationType"]?.string
-        for key in ["data", "summary", "externalPurchaseToken"] {
+        for key in ["data", "summary", "externalPurchaseToken", "appData"] {
             guard let inner = json[key], case .object = inner else { continue }
-            claims.nested = Nested(environment: inner["environment"]?.string, bundleId: inner["bundleId"]?.string, appAppleId: inner["appAppleId"]?.int64)
+            var environment = inner["environment"]?.string
+            if key == "externalPurchaseToken", let id = inner["externalPurchaseId"]?.string {
+                environment = id.hasPrefix("SANDBOX") ? "Sandbox" : "Production"
+            }
+            claims.nested = Nested(environment: environment, bundleId: inner["bundleId"]?.string, appAppleId: inner["appAppleId"]?.int64)
             break
         }
         return claims
     }
 
-    /// The environment wherever the payload puts it.
-    var anyEnvironment: String? { environment ?? nested?.environment }
-    /// The bundle id wherever the payload puts it.
-    var anyBundleID: String? { bundleId ?? nested?.bundleId }
-    /// The app Apple id wherever the payload puts it.
-    var anyAppAppleID: Int64? { appAppleId ?? nested?.appAppleId }
+    /// True for a notification (it has a `notificationType`).
+    var isNotification: Bool { notificationType != nil }
+    /// The environment where Apple puts it: a notification's nested object, else the top.
+    var anyEnvironment: String? { isNotification ? nested?.environment : environment }
+    /// The bundle id where Apple puts it.
+    var anyBundleID: String? { isNotification ? nested?.bundleId : bundleId }
+    /// The app Apple id where Apple puts it.
+    var anyAppAppleID: Int64? { isNotification ? nested?.appAppleId : appAppleId }
 }

@@ -42,13 +42,14 @@ package struct CLIResult {
 /// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
 package func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
             newID: (@Sendable () -> String)? = nil, loginName: String? = "tester", terminal: Bool = false,
-            ids: IDSequence? = nil, clock: (@Sendable () -> Date)? = nil) -> CLIResult {
+            ids: IDSequence? = nil, clock: (@Sendable () -> Date)? = nil, pacing: Pacing? = nil) -> CLIResult {
     let stdout = OutputSink(capturingAsTerminal: terminal)
     let stderr = OutputSink(capturingAsTerminal: terminal)
     let generator: @Sendable () -> String
     if let newID { generator = newID } else if let ids { generator = { ids.next() } } else { generator = Context.randomID }
-    let context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
+    var context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
                           now: clock ?? { now }, newID: generator, loginName: loginName)
+    if let pacing { context.pacing = pacing }
     let code = CLI(context: context).run(arguments)
     return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementStore
 
 /// Everything a command may touch outside itself: streams, environment, clock, new ids.
@@ -27,6 +28,9 @@ package struct Context: Sendable {
     /// standard error is on (for progress lines), if the size is known; looked up by the
     /// executable, so tests inject any width.
     package var terminalColumns: Int?
+    /// The clock and sleep of waits between a vendor API's requests (back-off, `--rate`);
+    /// tests pass one that records the waits instead of sleeping.
+    package var pacing: Pacing = .real
     /// `--color auto|always|never`, as given (auto when not).
     package var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.

@@ -50,8 +50,11 @@ struct ImportSession {
         progress.total = units.count
         let now = context.now()
         // One reader for the run: chain results are cached across its documents.
-        let identity = command.trust.verify ? try store.loadConfiguration().appStore : AppStoreIdentity()
-        let jws = try command.trust.reader(environment: context.environment, identity: identity, now: now, command: ImportCommand.spec.name)
+        // The store's App Store identity and trust, resolved as `ingest` and `webhook` resolve them.
+        let settings = command.trust.verify
+            ? try AppStoreSettings.resolve(store: store, secrets: SecretsFile.load(SecretsFile.location(flag: nil, environment: context.environment)))
+            : AppStoreSettings()
+        let jws = try command.trust.reader(environment: context.environment, settings: settings, now: now, command: ImportCommand.spec.name)
         var outcomes: [ImportOutcome] = []
         for (index, unit) in units.enumerated() {
             progress.show("read", index + 1)

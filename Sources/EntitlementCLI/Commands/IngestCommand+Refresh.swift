@@ -21,7 +21,7 @@ extension IngestCommand {
         let customers = report.touchedCustomers[.revenuecat] ?? []
         guard !customers.isEmpty else { return count }
         let key = try RefreshRun.apiKey(secretsFlag: secrets, environment: context.environment)
-        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: RefreshCommand.defaultTimeout, environment: context.environment),
+        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: RefreshCommand.defaultTimeout, environment: context.environment, pacing: context.pacing),
                                           apiBase: apiBase, actor: actor)
         for customer in customers {
             count.customers += 1

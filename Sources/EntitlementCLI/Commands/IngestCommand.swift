@@ -80,7 +80,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
             IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)
             return .success
         }
-        let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment)
+        let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment, store: store, now: context.now())
         let units = try IngestInput.units(from: from, stdin: stdin ? context.stdin.readAll() : nil, vendor: vendor, spool: Spool(store: store), now: context.now())
         let actor = IngestSettings.actor(flag: actor, environment: context.environment)
         let runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)

@@ -37,7 +37,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies).") {
         (text, _) throws(ValueProblem) in
         guard text.hasPrefix("https://") || text.hasPrefix("http://"), VendorAPIClient.isHeaderSafe(text), !text.contains(" ") else {
-            throw ValueProblem("--api-base must be an http:// or https:// URL, got '\(Terminal.escape(text))'.")
+            throw ValueProblem("--api-base must be an http:// or https:// URL, got '\(Terminal.escape(URLText.withoutCredentials(text)))'.")
         }
         return text
     }
@@ -76,7 +76,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: timeout, environment: context.environment),
+        let refresher = SubscriberRefresh(store: store, client: VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing),
                                           apiBase: apiBase, actor: try options.resolvedActor(context, store: store))
         let key = try RefreshRun.apiKey(secretsFlag: secrets, environment: context.environment)
         let result = try refresher.refresh(user, apiKey: key, now: context.now())

@@ -62,18 +62,20 @@ package struct WebhookCommand: RunnableCommand, Equatable {
         let body = context.stdin.read(upTo: Int(environment["CONTENT_LENGTH"] ?? "") ?? 0)
         let request = WebhookRequest(vendor: vendor, body: body, headers: WebhookRequest.headers(fromCGI: environment),
                                      receivedAt: context.now(), overHTTP: true)
-        let authenticator: WebhookAuthenticator
-        do throws(EntitlementError) {
-            authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: environment)
-        } catch {
-            // App Store data needs no secret: a refused secrets file concerns the other vendors.
-            guard vendor == .appstore else {
-                return .error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): \(error.description)")
-            }
-            authenticator = WebhookAuthenticator(secrets: nil, appStore: try? IngestSettings.appStoreVerifier(nil, file: nil))
-        }
         // In a team store the request's batch is one commit, as for `ingest`.
         let store = context.store(flag: self.store).withTeamRecorder(environment: context.environment)
+        let authenticator: WebhookAuthenticator
+        do throws(EntitlementError) {
+            authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: environment, store: store, now: context.now())
+        } catch {
+            // A refused secrets file or an ambiguous App Store identity refuses every vendor,
+            // App Store included: a verifier without the configured identity would accept
+            // another app's data. The log says why; the vendor retries.
+            if case .storeMissing = error {
+                return .error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor.rawValue): \(error.description)")
+            }
+            return .error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): refused: \(error.description)")
+        }
         let handler = WebhookHandler(store: store, authenticator: authenticator,
                                      actor: IngestSettings.actor(flag: actor, environment: environment))
         return handler.handle(request)

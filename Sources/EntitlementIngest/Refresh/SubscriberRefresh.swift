@@ -45,9 +45,7 @@ package struct SubscriberRefresh: Sendable {
 
     /// The subscriber's URL: the id percent-encoded as one path segment, so `a/b` or `..` stay an id.
     package func url(for user: String) -> String {
-        var base = apiBase
-        while base.hasSuffix("/") { base.removeLast() }
-        return "\(base)/v1/subscribers/\(Self.pathSegment(user))"
+        URLComponent.join(apiBase, "/v1/subscribers/\(URLComponent.encoded(user))")
     }
 
     /// Fetches `user` and merges the answer into their profile; nothing is written when the
@@ -55,13 +53,15 @@ package struct SubscriberRefresh: Sendable {
     package func refresh(_ user: String, apiKey: String, now: Date) throws(EntitlementError) -> Result {
         let url = url(for: user)
         let authorization = apiKey.hasPrefix("Bearer ") ? apiKey : "Bearer \(apiKey)"
-        let body = try client.get(url, headers: [("Authorization", authorization), ("Accept", "application/json")])
-        var outcome = ImportOutcome(name: url)
-        let document = try DocumentMapper.map(body, file: url, format: .revenuecat, jws: .decodeOnly)
-        var result = Result(user: user, url: url)
+        let body = try client.get(url, headers: [("Authorization", authorization), ("Accept", "application/json")],
+                                  credentialCheck: "revenuecat.api_key (a secret key, sk_…)")
+        let shown = URLText.withoutCredentials(url)
+        var outcome = ImportOutcome(name: shown)
+        let document = try DocumentMapper.map(body, file: shown, format: .revenuecat, jws: .decodeOnly)
+        var result = Result(user: user, url: shown)
         result.warnings = document.warnings
         ImportResolution.time(of: document, option: nil, now: now, into: &outcome, warnings: &result.warnings)
-        try ImportResolution.user(of: document, file: url, option: user, into: &outcome, warnings: &result.warnings)
+        try ImportResolution.user(of: document, file: shown, option: user, into: &outcome, warnings: &result.warnings)
         guard document.hasProfileData else { return result }
         let change = ChangeDescription(summary: "refresh \(user) from RevenueCat", actor: actor)
         return try store.withWriteLock(change) { () throws(EntitlementError) -> Result in
@@ -75,7 +75,7 @@ package struct SubscriberRefresh: Sendable {
             result.merge = report
             result.warnings += report.warnings
             let (_, added) = ConfigurationExtender.extend(configuration, with: settled.productMappings)
-            result.warnings += added.map(ImportNotices.configurationNotChanged)
+            result.warnings += added.map(ImportNotices.configurationNotChangedByRefresh)
             if report.changed {
                 for warning in try store.save(configuration: nil, profiles: [profile]) { result.warnings.append(warning) }
             }
@@ -84,18 +84,5 @@ package struct SubscriberRefresh: Sendable {
     }
 
     /// RFC 3986 path segment: unreserved characters kept, every other UTF-8 byte as `%XX`.
-    package static func pathSegment(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return out
-    }
+    package static func pathSegment(_ text: String) -> String { URLComponent.encoded(text) }
 }

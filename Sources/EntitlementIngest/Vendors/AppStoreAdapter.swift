@@ -29,19 +29,17 @@ struct AppStoreAdapter: VendorAdapter {
         guard JWS.looksLikeJWS(signed), let payload = JWS.payload(of: signed) else {
             throw .malformed("signedPayload is not a JWS with a JSON payload")
         }
-        var verification = try authenticator.verifyAppStoreJWS(signed)
-        if case .object(let data)? = payload[K.data] {
-            for key in [K.signedTransactionInfo, K.signedRenewalInfo] {
-                guard case .string(let inner)? = data[key] else { continue }
-                verification = try authenticator.verifyAppStoreJWS(inner)
-            }
-        }
+        // The notification's own signature; each nested JWS is verified as the mapper reads it,
+        // by the same verifier, with the rules `import` follows (docs/ingest.md, "App Store").
+        let verification = try authenticator.verifyAppStoreJWS(signed)
         do throws(FieldError) {
             let reader = FieldReader(payload, path: "signedPayload")
             let id = try reader.vendorID("notificationUUID")
             var document = ImportDocument(format: .appstore, shape: .notification)
             try AppStoreMapper.notification(reader, jws: JWSReader(verifier: authenticator.appStore), into: &document)
-            guard let time = document.time else { throw reader.vendorMissing(K.signedDate) }
+            // Without `signedDate` a notification is judged, and ordered, at the time it arrived,
+            // as `import` judges it at the run's time and Apple's libraries at "now".
+            let time = document.time ?? request.receivedAt
             let type = document.detail ?? "notification"
             var effects: EventEffects = document.hasProfileData ? EventEffects(document: document)
                 : .none("\(type) carries no customer data")
@@ -52,6 +50,7 @@ struct AppStoreAdapter: VendorAdapter {
             }
             return [IngestEvent(vendor: vendor, id: id, type: type, time: time, customer: customer, effects: effects, verification: verification)]
         } catch {
+            if error.refusedSignature { throw .unauthenticated("signed data refused: \(error.description)") }
             throw .malformed(error.description)
         }
     }

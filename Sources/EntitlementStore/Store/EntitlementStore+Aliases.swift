@@ -9,7 +9,7 @@ import EntitlementModel
 /// in the same journal as the profile that lists it: a store never has a profile whose alias
 /// does not resolve. An entry is trusted only when the profile it names still lists the alias.
 extension EntitlementStore {
-    package static let aliasIndexDirectory = "index/alias"
+    package static let aliasIndexDirectory = StoreFileKind.aliasIndexEntry.directory
 
     func relativeAliasIndexPath(for alias: String) -> String {
         "\(Self.aliasIndexDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: alias)))"

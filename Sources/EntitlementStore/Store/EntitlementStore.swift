@@ -21,8 +21,8 @@ package struct EntitlementStore: Sendable {
     let layoutCache = LayoutCache()
 
     package static let configFileName = "config.json"
-    package static let profilesDirectory = "profiles"
-    package static let profileIDIndexDirectory = "index/profile-id"
+    package static let profilesDirectory = StoreFileKind.profile.directory
+    package static let profileIDIndexDirectory = StoreFileKind.profileIDIndexEntry.directory
     package static let lockFileName = ".lock"
     package static let defaultLockTimeout = 10.0
 

@@ -15,7 +15,7 @@ extension ProfileLayout {
     }
 
     /// The profile file of `userID` below `profiles/`: `NAME.json` or `ab/cd/NAME.json`.
-    func profileFile(for userID: String) -> String {
+    package func profileFile(for userID: String) -> String {
         relativePath(forName: ProfileFileName.name(for: userID), suffix: ".json")
     }
 }

@@ -16,9 +16,9 @@ extension EntitlementStore {
     package static let journalFileName = ".journal"
     package static let stagingDirectory = ".tmp"
     /// Where ingested events' records live (one file each); the journal may write them.
-    package static let eventRecordsDirectory = "ingest/events"
+    package static let eventRecordsDirectory = StoreFileKind.eventRecord.directory
     /// App Store original transaction → customer (EntitlementIngest's `AppStoreCustomerIndex`): `XX/DIGEST`.
-    package static let appStoreCustomerIndexDirectory = "index/app-store-original-transaction"
+    package static let appStoreCustomerIndexDirectory = StoreFileKind.appStoreCustomerIndexEntry.directory
 
     /// One file to replace: its path relative to the store root, and its new bytes.
     package struct FileChange: Equatable, Sendable {
@@ -154,30 +154,8 @@ extension EntitlementStore {
         return parts.count == 2 && parts[0] == Substring(stagingDirectory) && isPlainName(parts[1])
     }
 
-    /// `config.json`, a profile, a profile-id or alias index entry, flat or fanned out (`ab/cd/`), or an ingested event's record.
-    package static func isStoreFile(_ path: String) -> Bool {
-        if path == configFileName { return true }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.first == Substring(profilesDirectory) {
-            return isLayoutPath(parts.dropFirst()) && parts.last!.hasSuffix(".json")
-        }
-        if parts.count == 5, "\(parts[0])/\(parts[1])" == eventRecordsDirectory {
-            // An ingested event's record: ingest/events/VENDOR/xx/DIGEST.json (EntitlementIngest's EventLedger).
-            return !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isLowercase } && parts[3].count == 2 && parts[3].allSatisfy(\.isHexDigit)
-                && isPlainName(parts[4]) && parts[4].hasSuffix(".json")
-        }
-        if parts.count == 4, "\(parts[0])/\(parts[1])" == appStoreCustomerIndexDirectory {
-            return parts[2].count == 2 && parts[2].allSatisfy(\.isHexDigit) && parts[3].count == 64 && parts[3].allSatisfy(\.isHexDigit)
-        }
-        return parts.count >= 3 && [profileIDIndexDirectory, aliasIndexDirectory].contains("\(parts[0])/\(parts[1])") && isLayoutPath(parts.dropFirst(2))
-    }
-
-    /// `NAME` or `xx/yy/NAME` (two hex folders), as `ProfileLayout` makes them.
-    private static func isLayoutPath(_ parts: ArraySlice<Substring>) -> Bool {
-        guard let name = parts.last, isPlainName(name) else { return false }
-        let folders = parts.dropLast()
-        return folders.isEmpty || folders.count == 2 && folders.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
-    }
+    /// A path of the store's committed layout (`StoreFileKind`): what a journal may rename into place.
+    package static func isStoreFile(_ path: String) -> Bool { StoreFileKind.kind(of: path) != nil }
 
     private static func isPlainName(_ name: Substring) -> Bool { !name.isEmpty && name != "." && name != ".." && !name.contains("/") }
 }

@@ -40,6 +40,7 @@ package struct StoreVerifier {
         }
         try checkIndex(into: &report)
         try checkAliasIndex(into: &report)
+        try checkRecords(into: &report)
         for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", "\(store.root)/\(EntitlementStore.aliasIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
             for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
         }

@@ -19,7 +19,7 @@ enum UnknownKeys {
     /// The keys of `config.json`.
     static let configuration = ["schema_version", "entitlements", ProfileLayout.configKey, "app_store"]
     /// The keys of `config.json`'s `app_store` object (`AppStoreIdentity`).
-    static let appStore = ["bundle_id", "app_apple_id"]
+    static let appStore = ["bundle_id", "app_apple_id", "environment"]
     /// The keys of one entitlement of `config.json`.
     static let entitlement = ["products", "description"]
 

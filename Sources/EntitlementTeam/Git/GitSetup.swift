@@ -5,38 +5,21 @@ import EntitlementStore
 /// Makes a store a team store: a git repository whose profile and configuration files merge
 /// through the tool's merge driver, also for a person running plain `git pull`.
 package enum GitSetup {
-    static let attributes = """
-        # Profiles, their index and the configuration merge semantically (docs/team-store.md).
-        config.json merge=entitlement
-        profiles/** merge=entitlement
-        index/alias/** merge=entitlement
-        ingest/events/** merge=entitlement
+    /// The merge driver's lines, one per kind of committed file it merges (`StoreFileKind`).
+    static let mergeLines = StoreFileKind.allCases.compactMap(\.mergePattern).map { "\($0) merge=entitlement\n" }.joined()
 
-        """
-    static let ignored = """
-        # The writer lock, its journal and files being written are never part of the store's history.
-        .lock
-        .journal
-        .tmp/
-        # Webhook requests waiting or failed (issue 25): local to each copy; applied events are committed.
-        ingest/spool/
-        ingest/failed/
-        ingest/incoming/
+    static let attributes = "# Profiles, their indexes, the ingest records and the configuration merge semantically (docs/team-store.md).\n"
+        + mergeLines + "\n"
 
-        """
+    static let ignored = "# The writer lock, its journal, files being written and webhook requests waiting or failed:\n"
+        + "# local to each copy, never part of the store's history (applied events are committed).\n"
+        + StoreFileKind.localPaths.map { "\($0)\n" }.joined() + "\n"
 
     /// `.git/info/attributes`: it outranks every `.gitattributes` and no push can change it, so
     /// a pushed `profiles/** merge=union` or `working-tree-encoding` has no effect. Every file
     /// is checked out byte for byte (no encoding, filter, ident or end-of-line conversion).
-    static let privateAttributes = """
-        # entitlement: written by 'init --git' and 'clone'; outranks .gitattributes (docs/team-store.md, "Security").
-        * -text -eol -working-tree-encoding -ident -filter merge
-        config.json merge=entitlement
-        profiles/** merge=entitlement
-        index/alias/** merge=entitlement
-        ingest/events/** merge=entitlement
-
-        """
+    static let privateAttributes = "# entitlement: written by 'init --git' and 'clone'; outranks .gitattributes (docs/team-store.md, \"Security\").\n"
+        + "* -text -eol -working-tree-encoding -ident -filter merge\n" + mergeLines + "\n"
 
     /// The store's git settings: the merge driver; `git pull` merges (so the driver runs);
     /// git's own files in `.git` private whatever the umask (`core.sharedRepository=0600`);

@@ -41,14 +41,23 @@ package struct IncomingCheck {
             try StoreTreePolicy.check(try IncomingTree.between(head, ref, in: repository), source: "the remote's \(shownRef)")
         }
         guard contents else { return Summary() }
-        let changed = tree.entries.filter { !$0.isDeletion }.map(\.path)
-            .filter { $0 == EntitlementStore.configFileName || ($0.hasPrefix("\(EntitlementStore.profilesDirectory)/") && $0.hasSuffix(".json")) }
+        // Every file of the committed layout that arrives is one the tool can read (profiles and
+        // config.json by their readers, records and index entries by `StoreFileKind`'s rule).
+        let changed = tree.entries.filter { !$0.isDeletion }.map(\.path).filter { StoreFileKind.kind(of: $0) != nil }
         let objects = try read(changed, at: ref)
+        var named: [(path: String, userID: String)] = []
         for (path, object) in zip(changed, objects) {
-            guard let object else { continue }
-            try Self.validate(path: path, content: object.content, shown: "\(shownRef):\(path)")
-            if path == EntitlementStore.configFileName, head != nil { try checkLayout(object.content, ref: ref, shown: shownRef) }
+            guard let object, let kind = StoreFileKind.kind(of: path) else { continue }
+            switch kind {
+            case .configuration, .profile:
+                try Self.validate(path: path, content: object.content, shown: "\(shownRef):\(path)")
+                if path == EntitlementStore.configFileName, head != nil { try checkLayout(object.content, ref: ref, shown: shownRef) }
+            default:
+                if let problem = kind.problem(with: object.content, at: path) { throw Self.unreadable("\(shownRef):\(path): \(problem)") }
+                if kind == .aliasIndexEntry || kind == .appStoreCustomerIndexEntry { named.append((path, String(decoding: object.content, as: UTF8.self))) }
+            }
         }
+        try requireProfiles(named, at: ref, shown: shownRef)
         let summary = Summary(removedProfiles: StoreTreePolicy.removedProfiles(tree), changedPaths: tree.entries.count)
         if !summary.removedProfiles.isEmpty, !allowDeletions, head != nil {
             let count = summary.removedProfiles.count
@@ -82,8 +91,28 @@ package struct IncomingCheck {
                 }
             }
         } catch {
-            throw .git(message: "the remote has a file this tool cannot read: \(error.description)",
-                       hint: "Nothing was merged; your store and commits are unchanged. Fix the file in a clone, push the fix, then sync again.")
+            throw unreadable(error.description)
+        }
+    }
+
+    static func unreadable(_ description: String) -> EntitlementError {
+        .git(message: "the remote has a file this tool cannot read: \(description)",
+             hint: "Nothing was merged; your store and commits are unchanged. Fix the file in a clone, push the fix, then sync again.")
+    }
+
+    /// An arriving alias or App Store index entry names a customer whose profile `ref` holds
+    /// (in either layout): an entry that points nowhere is not the tool's.
+    private func requireProfiles(_ entries: [(path: String, userID: String)], at ref: String, shown: String) throws(EntitlementError) {
+        guard !entries.isEmpty else { return }
+        let request = entries.flatMap { entry in
+            ProfileLayout.allCases.map { "\(ref):\(EntitlementStore.profilesDirectory)/\($0.profileFile(for: entry.userID))\n" }
+        }.joined()
+        let result = try repository.run(["cat-file", "--batch-check"], input: Array(request.utf8))
+        guard result.succeeded else { throw .git(message: "cannot read \(ref): \(GitRepository.firstLines(result.errorText))", hint: nil) }
+        let found = result.output.split(separator: "\n", omittingEmptySubsequences: false).map { !$0.hasSuffix(" missing") && !$0.isEmpty }
+        let perEntry = ProfileLayout.allCases.count
+        for (index, entry) in entries.enumerated() where !found[(index * perEntry)..<min(found.count, (index + 1) * perEntry)].contains(true) {
+            throw Self.unreadable("\(shown):\(entry.path): points nowhere: no profile of '\(Terminal.escape(entry.userID))'")
         }
     }
 

@@ -2,8 +2,9 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 
-/// What a team store's git tree may hold: the documented store files as regular files, and
-/// nothing else (docs/team-store.md, "Security").
+/// What a team store's git tree may hold: the files of the store's committed layout
+/// (`StoreFileKind`, the same declaration its writers take their paths from) as regular files,
+/// and nothing else (docs/team-store.md, "Security").
 ///
 /// A teammate who can push is not an administrator: a link, a submodule, the writer's
 /// `.lock` or `.journal`, a staged file in `.tmp/` or any unknown path could reach outside the
@@ -25,13 +26,10 @@ enum StoreTreePolicy {
         default: return "\(entry.path) has mode \(entry.mode); store files are plain files (100644)"
         }
         if gitFiles.contains(entry.path) || EntitlementStore.isStoreFile(entry.path) { return nil }
-        let top = entry.path.split(separator: "/").first.map(String.init) ?? entry.path
-        switch top {
-        case EntitlementStore.lockFileName, EntitlementStore.journalFileName, EntitlementStore.stagingDirectory:
-            return "\(entry.path) is the writer's own file and never part of the store's history"
-        default:
-            return "\(entry.path) is not a store file (config.json, profiles, index entries, .gitattributes, .gitignore)"
+        if StoreFileKind.localPaths.contains(where: { entry.path == $0 || $0.hasSuffix("/") && (entry.path.hasPrefix($0) || entry.path + "/" == $0) }) {
+            return "\(entry.path) is the writer's own file, local to each copy, and never part of the store's history"
         }
+        return "\(entry.path) is not a store file (config.json, profiles, index entries, ingest records, .gitattributes, .gitignore)"
     }
 
     /// Throws, naming up to five paths, unless every entry may arrive.

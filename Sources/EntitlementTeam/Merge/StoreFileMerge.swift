@@ -23,8 +23,9 @@ package enum StoreFileMerge {
     /// can be read) lets the safety net compare store purchases too (`AccessComparison`).
     package static func mergeReviewed(path: String, base: [UInt8]?, ours: [UInt8], theirs: [UInt8], stamp: MergeStamp,
                               storeConfiguration: ProductConfiguration?) throws(MergeFailure) -> (bytes: [UInt8], reviews: [MergeReview]) {
-        if isAliasIndexEntry(path) { return (mergeAliasEntry(base: base, ours: ours, theirs: theirs), []) }
+        if isIndexEntry(path) { return (mergeAliasEntry(base: base, ours: ours, theirs: theirs), []) }
         let left = try parse(ours, side: .ours), right = try parse(theirs, side: .theirs)
+        if isInFolder(path, of: .googlePlayPurchase) { return (PlayPurchaseMerge.merge(ours: ours, left, theirs: theirs, right), []) }
         // An unreadable ancestor is history, not a side: the merge goes on without it.
         let origin = base.flatMap { $0.isEmpty ? nil : try? parse($0, side: .base) }
         switch try kind(path: path, contents: left) {
@@ -46,12 +47,18 @@ package enum StoreFileMerge {
         }
     }
 
-    /// `index/alias/…`: a plain text entry (a customer user id), not JSON.
-    static func isAliasIndexEntry(_ path: String) -> Bool {
-        path.hasPrefix(EntitlementStore.aliasIndexDirectory + "/") || path.contains("/\(EntitlementStore.aliasIndexDirectory)/")
+    /// `index/alias/…` and `index/app-store-original-transaction/…`: a plain text entry (a
+    /// customer user id), not JSON.
+    static func isIndexEntry(_ path: String) -> Bool {
+        isInFolder(path, of: .aliasIndexEntry) || isInFolder(path, of: .appStoreCustomerIndexEntry)
     }
 
-    /// An alias both sides pointed at different customers: the side that changed it wins, and
+    /// `path` (store-relative, or a longer path through the store) lies in the folder of `kind`.
+    static func isInFolder(_ path: String, of kind: StoreFileKind) -> Bool {
+        path.hasPrefix(kind.directory + "/") || path.contains("/\(kind.directory)/")
+    }
+
+    /// An alias (or an App Store original transaction) both sides pointed at different customers: the side that changed it wins, and
     /// when both did, the greater id in byte order, as for any value (docs/team-store.md), so
     /// every clone settles on the same entry. Both profiles keep listing the alias.
     static func mergeAliasEntry(base: [UInt8]?, ours: [UInt8], theirs: [UInt8]) -> [UInt8] {

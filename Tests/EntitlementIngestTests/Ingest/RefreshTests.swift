@@ -135,11 +135,12 @@ struct RefreshTests {
     }
 
     @Test func curlGetsTheKeyOnStandardInputOnly() {
-        let config = VendorAPIClient.config(url: "https://x/v1/subscribers/a%22b", headers: [("Authorization", "Bearer k\"\\")], timeout: 5, maxBytes: 10)
+        let config = CurlConfig.text(APIRequest(.get, "https://x/v1/subscribers/a%22b", headers: [("Authorization", "Bearer k\"\\")], credentialCheck: "k"), timeout: 5, maxBytes: 10)
         #expect(config.contains(#"header = "Authorization: Bearer k\"\\""#))
         #expect(config.contains(#"proto = "=http,https""#))
         #expect(!VendorAPIClient.isHeaderSafe("sk_a\r\nX-Evil: 1"))
-        #expect(VendorAPIClient.split(Array("{\"a\":1}\n200".utf8)) == (Array("{\"a\":1}".utf8), 200))
+        let split = CurlConfig.split(Array("{\"a\":1}\n429\t7".utf8))
+        #expect(split.body == Array("{\"a\":1}".utf8) && split.code == 429 && split.retryAfter == "7")
     }
 
     static func storeHolds(_ store: String, _ text: String) throws -> Bool {

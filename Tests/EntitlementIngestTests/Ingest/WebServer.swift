@@ -30,15 +30,18 @@ final class WebServer: @unchecked Sendable {
         chmod(wrapper, 0o755)
         switch kind {
         case .lighttpd:
+            // The wrapper runs under /bin/sh rather than being exec'd: a file just written can be
+            // held open for writing by a child another test forks meanwhile (ETXTBSY, a 500).
             let config = """
                 server.modules = ("mod_cgi", "mod_alias")
                 server.bind = "127.0.0.1"
                 server.port = \(port)
                 server.document-root = "\(directory)/www"
                 server.errorlog = "\(directory)/error.log"
+                server.breakagelog = "\(directory)/cgi-stderr.log"
                 server.max-request-size = 4096
                 alias.url = ("/hooks/" => "\(cgi)/")
-                $HTTP["url"] =~ "^/hooks/" { cgi.assign = ("" => "") }
+                $HTTP["url"] =~ "^/hooks/" { cgi.assign = ("" => "/bin/sh") }
 
                 """
             try config.write(toFile: directory + "/lighttpd.conf", atomically: true, encoding: .utf8)
@@ -50,6 +53,9 @@ final class WebServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// What the webhook wrote to standard error (lighttpd's `server.breakagelog`).
+    var cgiLog: String { readFile(directory + "/cgi-stderr.log") ?? "" }
 
     /// SIGTERM, then up to 5 s to exit, then SIGKILL; always reaped.
     func stop() { Self.terminate(&pid) }

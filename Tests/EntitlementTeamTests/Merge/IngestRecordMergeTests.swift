@@ -51,3 +51,34 @@ struct IngestRecordMergeTests {
         #expect(merged.raw["last_event"]?.objectValue?["at"]?.stringValue == "2026-03-27T00:00:00Z")
     }
 }
+
+/// Two clones' records of one awaited Google Play purchase and of one App Store original
+/// transaction: the merge driver takes them (the attributes name their folders, from
+/// `StoreFileKind`) and every clone settles on the same bytes.
+@Suite(.tags(.unit))
+struct PlayPurchaseMergeTests {
+    static let path = "ingest/googleplay/purchases/\(String(repeating: "a", count: 64)).json"
+
+    static func record(_ type: String?, notified: String?, imported: String?) -> [UInt8] {
+        func value(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "null" }
+        return Array(#"{"imported_at": \#(value(imported)), "notification_type": \#(value(type)), "notified_at": \#(value(notified)), "purchase_token": "gp", "schema_version": 1}"#.utf8)
+    }
+
+    @Test func theLaterNotificationAndTheLaterImportAreKept() throws {
+        let notified = Self.record("SUBSCRIPTION_RENEWED", notified: "2026-03-15T12:00:00Z", imported: nil)
+        let imported = Self.record(nil, notified: nil, imported: "2026-03-15T12:05:00Z")
+        let merged = try StoreFileMerge.merge(path: Self.path, base: nil, ours: notified, theirs: imported, stamp: IngestRecordMergeTests.stamp)
+        #expect(try JSONParser.parse(merged) == JSONParser.parse(Self.record("SUBSCRIPTION_RENEWED", notified: "2026-03-15T12:00:00Z", imported: "2026-03-15T12:05:00Z")),
+                "\(String(decoding: merged, as: UTF8.self))")
+        #expect(try StoreFileMerge.merge(path: Self.path, base: nil, ours: imported, theirs: notified, stamp: IngestRecordMergeTests.stamp) == merged)
+    }
+
+    @Test func anAppStoreIndexEntryMergesLikeAnAliasEntry() throws {
+        let path = "index/app-store-original-transaction/aa/\(String(repeating: "a", count: 64))"
+        let a = Array("alice".utf8), b = Array("bob".utf8)
+        #expect(try StoreFileMerge.merge(path: path, base: nil, ours: a, theirs: b, stamp: IngestRecordMergeTests.stamp) == b)
+        #expect(try StoreFileMerge.merge(path: path, base: nil, ours: b, theirs: a, stamp: IngestRecordMergeTests.stamp) == b)
+        #expect(GitSetup.privateAttributes.contains("index/app-store-original-transaction/** merge=entitlement"))
+        #expect(GitSetup.privateAttributes.contains("ingest/googleplay/purchases/** merge=entitlement"))
+    }
+}

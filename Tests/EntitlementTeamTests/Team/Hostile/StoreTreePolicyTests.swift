@@ -13,11 +13,15 @@ struct StoreTreePolicyTests {
     static let allowed = [
         "config.json", ".gitattributes", ".gitignore", "profiles/alice.json", "profiles/3f/a2/alice.json",
         "profiles/.hidden.json", "index/profile-id/0c7d", "index/profile-id/0c/7d/1d2bc463",
+        "index/alias/anon", "index/alias/0c/7d/anon", "index/app-store-original-transaction/aa/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "ingest/events/revenuecat/aa/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json", "ingest/googleplay/purchases/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json",
     ]
     static let refused = [
         ".lock", ".journal", ".tmp/k", ".tmp", "notes.txt", "profiles/alice.txt", "profiles/3fa/a2/alice.json",
         "profiles/3f/alice.json", "profiles/zz/a2/alice.json", "profiles/3f/a2/b1/alice.json", "index/other/x",
         "index/profile-id", ".git/config", "config.json/x", ".merge_file_abc",
+        "ingest/spool/x.json", "ingest/failed/x.json", "ingest/incoming/x", "ingest/googleplay/purchases/abc.json",
+        "ingest/googleplay/other/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json", "ingest/events/revenuecat/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json", "index/app-store-original-transaction/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
     ]
 
     @Test(arguments: allowed) func storeFilesMayArrive(path: String) {
