@@ -59,7 +59,9 @@ package struct WebhookCommand: RunnableCommand, Equatable {
         if let refusal = WebhookHandler.screen(method: environment["REQUEST_METHOD"], contentLength: environment["CONTENT_LENGTH"]) {
             return refusal
         }
-        let body = context.stdin.read(upTo: Int(environment["CONTENT_LENGTH"] ?? "") ?? 0)
+        let length = Int(environment["CONTENT_LENGTH"] ?? "") ?? 0
+        let body = context.stdin.read(upTo: length)
+        if let refusal = WebhookHandler.screen(body: body, contentLength: length) { return refusal }
         let request = WebhookRequest(vendor: vendor, body: body, headers: WebhookRequest.headers(fromCGI: environment),
                                      receivedAt: context.now(), overHTTP: true)
         // In a team store the request's batch is one commit, as for `ingest`.
