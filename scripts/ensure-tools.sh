@@ -3,7 +3,7 @@
 # they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
 # groff (the man page is rendered), git (the team-store tests run real git; a plain store
 # needs none of these), lighttpd, curl and busybox (the webhook's web-server tests), bash-completion
-# (completion in an interactive bash) and openssl (the docs' examples). Extra commands to ensure may be named as arguments
+# (completion in an interactive bash). Extra commands to ensure may be named as arguments
 # (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
 # `--build` ensures only what building needs: libssl-dev (libcrypto's headers and libcrypto.a,
 # which the release build links statically); the Makefile's build, release and test targets run
@@ -41,10 +41,8 @@ command -v cp >/dev/null 2>&1 || missing="$missing coreutils"
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || missing="$missing lighttpd"
 command -v curl >/dev/null 2>&1 || missing="$missing curl"
 command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
-# The completion test types into an interactive bash with Debian's bash-completion loaded,
-# and the docs' App Store example makes a PEM of Apple's test root with openssl.
+# The completion test types into an interactive bash with Debian's bash-completion loaded.
 [ -f /usr/share/bash-completion/bash_completion ] || missing="$missing bash-completion"
-command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
