@@ -35,7 +35,7 @@ extension GitSync {
     /// The error for a lock that is not (yet) stale: which file, and what to do.
     func lockError(_ lock: String, operation: String) -> EntitlementError {
         .git(message: "git \(operation) failed in \(repository.root): git's lock \(lock) exists",
-             hint: "A git process is using this repository, or one was killed and left the lock. When no git runs here, remove the file (rm '\(lock)') and sync again; the tool removes it by itself once it is older than the lock timeout (\(formatSeconds(store.lockTimeout)) s) and no git process runs in the store.")
+             hint: "This is a problem of this machine, not of the remote; your commits are kept. A git process is using this repository, or one was killed and left the lock. When no git runs here, remove the file (rm '\(lock)') and sync again; the tool removes it by itself once it is older than the lock timeout (\(formatSeconds(store.lockTimeout)) s) and no git process runs in the store.")
     }
 
     /// True when a process named `git` has its working folder in this store (a person's own

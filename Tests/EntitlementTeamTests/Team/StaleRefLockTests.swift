@@ -16,6 +16,7 @@ import EntitlementTestSupport
 struct StaleRefLockTests {
     static func lock(_ team: TeamFixture, at date: Date) throws -> String {
         let path = team.store("s1") + "/.git/refs/remotes/origin/main.lock"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         writeFile(path, "")
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
         return path
