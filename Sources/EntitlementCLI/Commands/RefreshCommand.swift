@@ -9,18 +9,7 @@ import EntitlementIngest
 /// `entitlement refresh USER --vendor V` (or `--stdin`): re-reads customers from the vendor's API.
 package struct RefreshCommand: RunnableCommand, Equatable {
     /// The vendors whose API `refresh` reads.
-    enum APIVendor: String, CaseIterable, Sendable {
-        case revenuecat, stripe, adapty, googleplay
-
-        var vendor: Vendor {
-            switch self {
-            case .revenuecat: return .revenuecat
-            case .stripe: return .stripe
-            case .adapty: return .adapty
-            case .googleplay: return .googleplay
-            }
-        }
-    }
+    static let apiVendors: [Vendor] = [.revenuecat, .stripe, .adapty, .googleplay, .appstore]
 
     package static let spec = CommandSpec(
         name: "refresh",
@@ -32,6 +21,10 @@ package struct RefreshCommand: RunnableCommand, Equatable {
             RevenueCat: GET /v1/subscribers/{USER}. Stripe: GET /v1/subscriptions?customer=cus_…
             (every page). Adapty: GET /api/v2/server-side-api/profile/. Google Play: each purchase
             token of the profile, with a token from the service account's key file.
+            App Store: for each original transaction id of the customer (and each --transaction),
+            Get All Subscription Statuses and Get Transaction History, authenticated by a JWT signed
+            with appstore.private_key_file; every signed answer is verified as 'import' verifies it
+            and applied through the webhook's ledger, so nothing is applied twice.
             config.json is not changed. With --stdin, one customer per line, at most --rate
             requests a second, and a summary. Exit 2 for missing credentials or a refused key
             file, 6 when the API cannot be reached, answers 429 past --timeout, or does not answer
@@ -42,17 +35,20 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         usage: "USER --vendor V [--api-base URL] [--timeout SECONDS] [options]\n       entitlement refresh --stdin --vendor V [--rate N] [options]",
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (not with --stdin).")],
         options: [
-            vendorOption, stdinFlag, rateOption, apiBaseOption, timeoutOption, stripeCustomerOption, purchaseTokenOption,
+            vendorOption, stdinFlag, rateOption, apiBaseOption, timeoutOption, stripeCustomerOption, purchaseTokenOption, transactionOption,
             WebhookCommand.secretsOption, CommonOptions.json, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
             "entitlement refresh alice@example.com --vendor revenuecat",
             "entitlement refresh alice --vendor stripe --stripe-customer cus_NffrFeUfNV2Hib",
             "entitlement refresh alice --vendor googleplay --json",
+            "entitlement refresh alice --vendor appstore --transaction 2000000123456789",
             "cut -f1 customers.tsv | entitlement refresh --stdin --vendor stripe --rate 10",
         ])
 
-    static let vendorOption = Option<APIVendor>.choice("vendor", value: "V", help: "Whose API to read: revenuecat, stripe, adapty, googleplay.")
+    static let vendorOption = Option<Vendor>.choice("vendor", value: "V", among: apiVendors, help: "Whose API to read: \(Vendor.phrase(apiVendors)).")
+    static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, repeatable: true,
+        help: "App Store: also ask about this original transaction id (a customer with none in the store yet).")
     static let stdinFlag = Flag("stdin", help: "Refresh every customer id on standard input, one per line.")
     static let rateOption = Option<Double>("rate", value: "N", kind: .count, help: "With --stdin: at most N requests a second (default: under the vendor's limit, docs/ingest.md).") {
         (text, source) throws(ValueProblem) in
@@ -77,7 +73,8 @@ package struct RefreshCommand: RunnableCommand, Equatable {
                                                             help: "Google Play: a purchase token to ask about besides the profile's.")
 
     package var user: String?
-    var vendor: APIVendor
+    var vendor: Vendor
+    package var transactions: [String]
     var stdin: Bool
     var rate: Double?
     package var apiBase: String?
@@ -101,7 +98,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
             user = try UserID.argument(parsed.positionals[0], command: name)
         }
         guard let vendor = try parsed.value(Self.vendorOption) else {
-            throw .usage("missing --vendor: name whose API to read (revenuecat, stripe, adapty, googleplay).", command: name)
+            throw .usage("missing --vendor: name whose API to read (\(Vendor.phrase(Self.apiVendors))).", command: name)
         }
         self.vendor = vendor
         rate = try parsed.value(Self.rateOption)
@@ -119,6 +116,9 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         if !purchaseTokens.isEmpty, vendor != .googleplay || stdin {
             throw .usage("--purchase-token goes with --vendor googleplay and one USER.", command: name)
         }
+        transactions = try parsed.values(Self.transactionOption)
+        if !transactions.isEmpty, vendor != .appstore || stdin { throw .usage("--transaction goes with --vendor appstore and one USER.", command: name) }
+        if stdin, vendor == .appstore { throw .usage("--stdin does not take --vendor appstore yet; refresh App Store customers one at a time.", command: name) }
         secrets = try parsed.value(WebhookCommand.secretsOption)
         json = parsed.flag(CommonOptions.json)
         options = MutationOptions(store: try parsed.value(CommonOptions.store), actor: try parsed.value(CommonOptions.actor))
@@ -134,10 +134,11 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        let perSecond = rate ?? (stdin ? RefreshSources.defaultRate(vendor.vendor) : nil)
+        if vendor == .appstore, let user { return try runAppStore(user, store: store, context: context) }
+        let perSecond = rate ?? (stdin ? RefreshSources.defaultRate(vendor) : nil)
         let client = VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing,
                                      rate: perSecond.map { RequestRate(perSecond: $0) })
-        let source = try RefreshRun.source(vendor.vendor, secretsFlag: secrets, context: context, client: client, apiBase: apiBase,
+        let source = try RefreshRun.source(vendor, secretsFlag: secrets, context: context, client: client, apiBase: apiBase,
                                            options: RefreshSources.Options(stripeCustomer: stripeCustomer, purchaseTokens: purchaseTokens,
                                                                            wallClock: Self.wallClock(context)))
         let refresher = CustomerRefresh(store: store, source: source, actor: try options.resolvedActor(context, store: store))
