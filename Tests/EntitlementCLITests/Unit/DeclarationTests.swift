@@ -61,7 +61,7 @@ extension UnitTests {
                 "restore": ["restore", "a", "premium", "--reason", "r"],
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"], "log": ["log", "--since", "2026-01-01", "--event", "grant,revocation"],
-                "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"], "refresh": ["refresh", "a", "--vendor", "revenuecat"],
+                "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"], "refresh": ["refresh", "a", "--vendor", "revenuecat"], "lookup": ["lookup", "MQSVG1AB2C"],
                 "transfer": ["transfer", "a", "b", "--reason", "r"],
             ]
             for entry in Command.table + Command.plumbing {
