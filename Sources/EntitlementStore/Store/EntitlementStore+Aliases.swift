@@ -36,13 +36,18 @@ extension EntitlementStore {
     /// The index entries `profiles` need that are missing or name someone else: written in the
     /// journal that writes the profiles.
     func aliasIndexChanges(for profiles: [Profile]) throws(EntitlementError) -> [FileChange] {
-        var changes: [FileChange] = []
+        // By path, so that thousands of aliases cost each one lookup (the last profile listing one wins).
+        var changes: [FileChange] = [], positions: [String: Int] = [:]
         for profile in profiles {
             let userID = Array(profile.customerUserID.utf8)
             for alias in profile.customerAliases where try fileSystem.readFile(aliasIndexPath(for: alias)) != userID {
                 let path = relativeAliasIndexPath(for: alias)
-                if let index = changes.firstIndex(where: { $0.path == path }) { changes.remove(at: index) }
-                changes.append(FileChange(path: path, bytes: userID))
+                if let index = positions[path] {
+                    changes[index].bytes = userID
+                } else {
+                    positions[path] = changes.count
+                    changes.append(FileChange(path: path, bytes: userID))
+                }
             }
         }
         return changes

@@ -3,9 +3,11 @@ import EntitlementModel
 
 /// "Did you mean 'alice@customer.com'?" for a customer id that has no profile.
 ///
-/// Answered from the profile file names alone (`ProfileNameListing`): no profile is opened.
-/// Only a miss pays for it (status, history, a person's `check`, a grant that creates a
-/// customer), never an answer from an existing profile, so `check`'s fast path stays as it is.
+/// Answered from the kept list of profile names (`ProfileNameIndex`: one or two files, which
+/// writers keep current), or, where the store has none yet, from the folders
+/// (`ProfileNameListing`); no profile is opened. Only a miss pays for it (status, history, a
+/// person's `check`, a grant that creates a customer), never an answer from an existing
+/// profile, so `check`'s fast path stays as it is.
 extension EntitlementStore {
     /// The stored customer id closest to `userID` by edit distance, when it is close enough
     /// by `Suggestion`'s rule (at most 1 to 3 edits, growing with the length); nil when none
@@ -17,14 +19,23 @@ extension EntitlementStore {
         var distance = NearNames(target: Array(escaped.utf8))
         let target = distance.target
         var best: (name: [UInt8], distance: Int)?
-        let listing = ProfileNameListing(profilesPath: profilesPath, layout: layout)
-        try? listing.forEachName { name in
+        func consider(_ name: UnsafeBufferPointer<UInt8>) {
             let limit = min(best.map { $0.distance - 1 } ?? 3, max(1, min(3, name.count / 3 + 1)))
             // The id itself has a profile only if the caller raced a writer; it is no suggestion.
             // Another case of it (distance 0 once folded) is the best one there is.
             guard limit >= 0, abs(name.count - target.count) <= limit, !name.elementsEqual(escaped.utf8),
-                  let found = distance.within(limit, of: name), found < target.count else { return true }
+                  let found = distance.within(limit, of: name), found < target.count else { return }
             best = (Array(name), found)
+        }
+        if ProfileNameIndex(store: self).forEachName(consider) {
+            guard let kept = best?.name else { return nil }
+            if let id = kept.withUnsafeBufferPointer(ProfileFileName.userID(fromName:)), fileSystem.exists(profilePath(for: id)) { return id }
+            // A listed name whose profile is gone (moved away) is no suggestion: the folders decide.
+            best = nil
+        }
+        nameListings.add(1)
+        try? ProfileNameListing(profilesPath: profilesPath, layout: layout).forEachName { name in
+            consider(name)
             return true
         }
         guard let best else { return nil }

@@ -19,6 +19,8 @@ package struct EntitlementStore: Sendable {
     package var recorder: (any ChangeRecorder)?
     /// The profile layout, once `config.json` has been read.
     let layoutCache = LayoutCache()
+    /// Counts the listings of every profile folder "did you mean" falls back to (tests; nil otherwise).
+    package var nameListings: WorkCounter?
 
     package static let configFileName = "config.json"
     package static let profilesDirectory = StoreFileKind.profile.directory

@@ -9,7 +9,7 @@ extension FileSystem {
     /// Errors name `target`, the file the user knows, not the staging file. The staged file is
     /// named `prefix` (the target's name and a dot by default), the process id and a random number.
     package func stage(_ bytes: [UInt8], replacing target: String, in stagingDirectory: String,
-               newFileMode: mode_t, durable: Bool, prefix: String? = nil) throws(EntitlementError) -> String {
+               newFileMode: mode_t, durable: Bool, prefix: String? = nil, writeBackEarly: Bool = false) throws(EntitlementError) -> String {
         var mode = newFileMode
         var owner: (uid_t, gid_t)?
         if let existing = try status(target) {
@@ -36,7 +36,11 @@ extension FileSystem {
                 // Keeping the owner needs privilege; without it the file keeps its mode and group where allowed.
                 do { try systemCall("fchown") { fchown(fd, owner.0, owner.1) } } catch where error.code == EPERM {}
             }
-            if durable { try systemCall("fsync") { fsync(fd) } }
+            if durable {
+                try systemCall("fsync") { fsync(fd) }
+            } else if writeBackEarly {
+                _ = startWriteback(fd)  // a hint: the caller fsyncs the file later (`syncFile`)
+            }
             let descriptor = fd
             try systemCall("close") { close(descriptor) }
         } catch {
@@ -63,6 +67,17 @@ extension FileSystem {
     package func replace(_ target: String, with bytes: [UInt8], stagingDirectory: String, newFileMode: mode_t, durable: Bool) throws(EntitlementError) {
         let staged = try stage(bytes, replacing: target, in: stagingDirectory, newFileMode: newFileMode, durable: durable)
         try install(staged, as: target, durable: durable)
+    }
+
+    /// fsync of a file written and closed earlier (`stage` with `writeBackEarly`), by its path.
+    package func syncFile(_ path: String) throws(EntitlementError) {
+        do {
+            let fd = try systemCall("open") { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0) }
+            defer { closeQuietly(fd) }
+            try systemCall("fsync") { fsync(fd) }
+        } catch {
+            throw .io(path: path, message: "cannot fsync: \(error.message)")
+        }
     }
 
     /// fsync of a directory, so a rename or a new entry in it survives a crash.

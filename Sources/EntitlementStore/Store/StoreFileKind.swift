@@ -51,9 +51,11 @@ package enum StoreFileKind: String, CaseIterable, Sendable {
     package static let failedDirectory = "ingest/failed"
     package static let incomingDirectory = "ingest/incoming"
 
-    /// What the tool writes but never commits: the writer's lock, journal and staged files, and
-    /// the webhook's requests (`.gitignore` of a team store; refused in an incoming tree).
-    package static let localPaths = [".lock", ".journal", ".tmp/", "\(spoolDirectory)/", "\(failedDirectory)/", "\(incomingDirectory)/"]
+    /// What the tool writes but never commits: the writer's lock, journal and staged files, the
+    /// kept list of profile names (`ProfileNameIndex`), and the webhook's requests (`.gitignore`
+    /// of a team store; refused in an incoming tree).
+    package static let localPaths = [".lock", ".journal", ".tmp/", ".profile-names", ".profile-names-added",
+                                     "\(spoolDirectory)/", "\(failedDirectory)/", "\(incomingDirectory)/"]
 
     /// The kind of the store-relative `path`, or nil when the tool never writes such a file.
     package static func kind(of path: String) -> StoreFileKind? {

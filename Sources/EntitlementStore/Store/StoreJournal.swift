@@ -35,14 +35,22 @@ extension EntitlementStore {
     var journalPath: String { "\(root)/\(Self.journalFileName)" }
 
     /// Replaces every file of `changes`, all or none. Call only while holding the lock.
-    /// Returns the store-relative paths written, in order. With `syncOnce`, the staged
-    /// files are made durable by one sync of the file system instead of one fsync each
-    /// (bulk writes: thousands of files cost one sync).
+    /// Returns the store-relative paths written, in order. Several files are all written
+    /// first, each with its write-back started, then each is fsynced, then `.tmp/` once: the
+    /// fsyncs find their data mostly on disk and share the file system's journal commits.
+    /// Only what the journal names is flushed, never the whole file system (a `syncfs` there
+    /// also waited for every other program's writes). With `syncOnce` (bulk writes) the files
+    /// are written and fsynced on every core.
     @discardableResult
     package func commit(_ changes: [FileChange], syncOnce: Bool = false) throws(EntitlementError) -> [String] {
         guard !changes.isEmpty else { return [] }
         // A team store notes the paths (durably) before any of them changes: its next commit holds them.
         try recorder?.willWrite(changes.map(\.path))
+        // New profiles' names go into the kept name list before the commit point (`ProfileNameIndex`).
+        ProfileNameIndex(store: self).noteAdded(changes.compactMap { change in
+            guard let name = ProfileNameIndex.name(ofProfilePath: change.path), !fileSystem.exists("\(root)/\(change.path)") else { return nil }
+            return name
+        })
         let modes = newModes()
         try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
         var directories: [String] = []
@@ -58,10 +66,7 @@ extension EntitlementStore {
         }
         var renames: [(from: String, to: String)] = []
         do {
-            // Opened before the files are written, so that the sync reports any write-back error of theirs.
-            let fileSystemSync = durable && syncOnce ? try FileSystemSync(directory: stagingPath) : nil
-            renames = try stageAll(changes, fileMode: modes.file, fsyncEach: durable && !syncOnce, parallel: syncOnce)
-            try fileSystemSync?.sync()
+            renames = try stageAll(changes, fileMode: modes.file, durable: durable, parallel: syncOnce)
             let journal = JSONValue.object(JSONObject([
                 ("schema_version", .int(1)),
                 ("renames", .array(renames.map { .object(JSONObject([("from", .string($0.from)), ("to", .string($0.to))])) })),

@@ -7,6 +7,9 @@ extension StoreVerifier {
     func checkAliasIndex(into report: inout Report) throws(EntitlementError) {
         let directory = "\(store.root)/\(EntitlementStore.aliasIndexDirectory)"
         guard store.fileSystem.isDirectory(directory) else { return }
+        // Each customer's profile is read once and its aliases' file names kept: a customer with
+        // thousands of aliases costs its profile once, not once per entry.
+        var listed: [String: Set<String>?] = [:]
         for path in try indexEntries(directory, depth: 0) {
             let name = PathName.base(of: path)
             let expected = "\(directory)/\(store.layout.relativePath(forName: name))"
@@ -19,13 +22,22 @@ extension StoreVerifier {
                 continue
             }
             let profilePath = store.profilePath(for: userID)
-            guard let profileBytes = try? store.fileSystem.readFile(profilePath) else {
-                report.problems.append(VerifyProblem(path: path, field: nil,
-                                                     message: "points nowhere: no profile file \(profilePath) for '\(Terminal.escape(userID))'"))
-                continue
+            if listed[userID] == nil {
+                if let bytes = try? store.fileSystem.readFile(profilePath) {
+                    let profile = try? EntitlementStore.decodeProfile(bytes, path: profilePath)
+                    listed[userID] = .some(profile.map { Set($0.customerAliases.map(ProfileFileName.name(for:))) } ?? nil)
+                } else {
+                    listed[userID] = .some(nil)
+                }
             }
-            guard let profile = try? EntitlementStore.decodeProfile(profileBytes, path: profilePath) else { continue }  // reported with the profile
-            if !profile.customerAliases.contains(where: { ProfileFileName.name(for: $0) == name }) {
+            guard case .some(.some(let names)) = listed[userID] else {
+                if (try? store.fileSystem.status(profilePath)) == nil {
+                    report.problems.append(VerifyProblem(path: path, field: nil,
+                                                         message: "points nowhere: no profile file \(profilePath) for '\(Terminal.escape(userID))'"))
+                }
+                continue  // an unreadable profile is reported with the profile
+            }
+            if !names.contains(name) {
                 report.problems.append(VerifyProblem(path: path, field: nil,
                                                      message: "points nowhere: the profile of '\(Terminal.escape(userID))' does not list this alias in \"aliases\""))
             }

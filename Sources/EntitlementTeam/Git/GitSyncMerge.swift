@@ -37,6 +37,8 @@ struct GitSyncMerge {
         let marker = recovery.syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
+        // Others' profiles arrive behind the writers' back: the kept name list is rebuilt by the next write.
+        ProfileNameIndex(store: store).discard()
         // Behind only: the remote's commit as it is. Diverged: the merge is made from the two
         // trees (`merge-tree`, so the driver runs for files both sides changed), checked, and
         // committed from that tree, never from the index; either way one fast-forward then
