@@ -62,7 +62,7 @@ extension UnitTests {
                 "clone": ["clone", "/srv/store.git"], "sync": ["sync"], "migrate": ["migrate", "--layout", "fanout"],
                 "merge-driver": ["merge-driver", "o", "a", "b", "p"], "log": ["log", "--since", "2026-01-01", "--event", "grant,revocation"],
                 "ingest": ["ingest", "--status"], "webhook": ["webhook", "appstore"], "refresh": ["refresh", "a", "--vendor", "revenuecat"],
-                "transfer": ["transfer", "a", "b", "--reason", "r"],
+                "transfer": ["transfer", "a", "b", "--reason", "r"], "lookup": ["lookup", "MK5TTTVWJH"],
             ]
             for entry in Command.table + Command.plumbing {
                 let spec = entry.spec
