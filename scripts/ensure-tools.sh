@@ -2,7 +2,8 @@
 # Installs the programs the test suite runs beside the tool, from Debian's packages, when
 # they are missing: bash, zsh and fish (completion scripts are syntax-checked and run) and
 # groff (the man page is rendered), git (the team-store tests run real git; a plain store
-# needs none of these), and lighttpd, curl and busybox (the webhook's web-server tests). Extra commands to ensure may be named as arguments
+# needs none of these), lighttpd, curl and busybox (the webhook's web-server tests), bash-completion
+# (completion in an interactive bash). Extra commands to ensure may be named as arguments
 # (scripts/bench-team.sh: hyperfine jq); each is installed from the package of its name.
 # `--build` ensures only what building needs: libssl-dev (libcrypto's headers and libcrypto.a,
 # which the release build links statically); the Makefile's build, release and test targets run
@@ -40,6 +41,8 @@ command -v cp >/dev/null 2>&1 || missing="$missing coreutils"
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || missing="$missing lighttpd"
 command -v curl >/dev/null 2>&1 || missing="$missing curl"
 command -v busybox >/dev/null 2>&1 || missing="$missing busybox"
+# The completion test types into an interactive bash with Debian's bash-completion loaded.
+[ -f /usr/share/bash-completion/bash_completion ] || missing="$missing bash-completion"
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done

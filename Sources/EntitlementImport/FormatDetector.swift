@@ -63,7 +63,7 @@ enum DocumentSignature: String, CaseIterable, Sendable {
         case .googlePlaySubscription: return "has \"subscriptionState\" and \"lineItems\""
         case .stripeSubscription: return "is \"object\": \"subscription\""
         case .stripeList: return "is \"object\": \"list\" of subscriptions"
-        case .stripeEvent: return "is \"object\": \"event\""
+        case .stripeEvent: return "is a Stripe event (\"object\": \"event\", or \"id\", \"type\" and \"created\")"
         }
     }
 
@@ -108,7 +108,12 @@ enum DocumentSignature: String, CaseIterable, Sendable {
             case .stripeList:
                 guard object["object"] == .string("list"), case .array(let items)? = object["data"] else { return false }
                 return items.first?.objectValue?["object"] == .string("subscription")
-            case .stripeEvent: return object["object"] == .string("event") && data?["object"] != nil
+            case .stripeEvent:
+                // Events of API versions before 2015 carry no `"object": "event"`: an `id`, a `type` and a `created` instead.
+                guard case .object? = data?["object"] else { return false }
+                if object["object"] == .string("event") { return true }
+                guard object["object"] == nil, case .string? = object["type"], case .string? = object["id"], case .number? = object["created"] else { return false }
+                return true
             default: return false
             }
         default:
@@ -129,7 +134,8 @@ enum FormatDetector {
 
     /// The one signature `value` matches, among `format`'s when given. Exit 2 otherwise.
     static func detect(_ value: JSONValue, format: ImportFormat?, file: String) throws(EntitlementError) -> DocumentSignature {
-        if let refusal = UnsupportedShapes.refusal(value, file: file) { throw refusal }
+        // --format decides before detection does: a refusal by name is for the vendor named.
+        if let refusal = UnsupportedShapes.refusal(value, file: file, format: format) { throw refusal }
         let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }
         let matching = candidates.filter { $0.matches(value) }
         let name = Terminal.escape(file)

@@ -38,6 +38,9 @@ package struct ImportDocument: Sendable {
     package var warnings: [String] = []
     /// Items left out, one line each, for the summary.
     package var skipped: [String] = []
+    /// A document that holds several customers' data (a Stripe list of many customers'
+    /// subscriptions): one document per customer, each imported on its own; empty otherwise.
+    package var parts: [ImportDocument] = []
     /// How many JWS strings were decoded.
     package var jwsDecoded = 0
     /// How many of them passed verification (docs/security.md).

@@ -58,7 +58,7 @@ struct ImportSession {
         var outcomes: [ImportOutcome] = []
         for (index, unit) in units.enumerated() {
             progress.show("read", index + 1)
-            outcomes.append(map(unit, now: now, jws: jws))
+            outcomes += map(unit, now: now, jws: jws)
         }
         if command.dryRun {
             try apply(&outcomes, now: now)
@@ -88,17 +88,34 @@ struct ImportSession {
         return units
     }
 
-    /// Reads, detects and maps one document, and settles its user and time. Never throws: a failure is recorded.
-    private mutating func map(_ unit: Unit, now: Date, jws: JWSReader) -> ImportOutcome {
+    /// Reads, detects and maps one document, and settles its user and time: one outcome, or
+    /// one per customer of a document that holds several (a Stripe list). Never throws: a failure is recorded.
+    private mutating func map(_ unit: Unit, now: Date, jws: JWSReader) -> [ImportOutcome] {
         var outcome = ImportOutcome(name: unit.name)
-        do {
-            var document: ImportDocument
+        let whole: ImportDocument
+        do throws(EntitlementError) {
             switch unit.source {
             case .file(let path):
-                document = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format, jws: jws)
+                whole = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format, jws: jws)
             case .piece(let piece):
-                document = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column, jws: jws)
+                whole = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column, jws: jws)
             }
+            if whole.parts.count > 1, command.user != nil {
+                throw .usage("\(Terminal.escape(unit.name)): the list holds the subscriptions of \(whole.parts.count) customers; --user would import them all into one user.",
+                                             hint: "Leave out --user: each customer's subscriptions are imported into that customer (docs/import.md, section 4).")
+            }
+        } catch {
+            fail(&outcome, error)
+            return [outcome]
+        }
+        return (whole.parts.isEmpty ? [whole] : whole.parts).map { settle($0, unit: unit, now: now) }
+    }
+
+    /// Settles one mapped document's customer, time and user. Never throws: a failure is recorded.
+    private mutating func settle(_ mapped: ImportDocument, unit: Unit, now: Date) -> ImportOutcome {
+        var outcome = ImportOutcome(name: unit.name)
+        var document = mapped
+        do {
             if let key = StripeCustomer.metadataKey(in: stripeConfiguration(for: document)) {
                 StripeCustomer.useMetadata(key, in: &document)
             }
@@ -211,7 +228,9 @@ struct ImportSession {
         // One commit: the configuration and every changed profile are written together or not at all.
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
         if let change = changeDescription {
-            store.recorder?.describe(ChangeDescription(summary: ChangeSummary.import(outcomes.map(\.name), customers: touched.filter(changed.contains)),
+            var names: [String] = []
+            for outcome in outcomes where names.last != outcome.name { names.append(outcome.name) }
+            store.recorder?.describe(ChangeDescription(summary: ChangeSummary.import(names, customers: touched.filter(changed.contains)),
                                                        actor: change.actor))
         }
         // Only records that change: a second import of the same document writes nothing.

@@ -41,12 +41,24 @@ enum BashCompletion {
                 cword=$((${#words[@]} - 1))
             }
 
-            # bash replaces only its own current word, the part of ours after the last word
-            # break (`cu` of `alice@cu`): take that part's prefix off every reply.
+            # Readline replaces only part of the word: the text after its last unquoted COMP_WORDBREAKS
+            # character (`x` of `carol:x`), or from that character when it is `@` or `$`, which readline
+            # keeps (`@cu` of `alice@cu`). Take the part before it off every reply, as bash-completion's
+            # __ltrim_colon_completions does for `:`. bash-completion turns `@` off (hostcomplete), a
+            # plain bash has it; both work. A word in open quotes is replaced whole, after its quote.
             _entitlement_trim() {
-                local cur=$1 fragment=${COMP_WORDS[COMP_CWORD]} prefix i
-                [[ -n ${COMP_LINE+set} && $cur != "$fragment" && $cur == *"$fragment" ]] || return 0
-                prefix=${cur%"$fragment"}
+                local cur=$1 start=0 prefix i c
+                [[ -n ${COMP_LINE+set} ]] || return 0
+                case $cur in \\'*|\\"*) return 0 ;; esac
+                for ((i = 0; i < ${#cur}; i++)); do
+                    c=${cur:i:1}
+                    if [[ $c == \\\\ ]]; then ((i++))
+                    elif [[ $COMP_WORDBREAKS == *"$c"* ]]; then
+                        if [[ $c == [@\\$] ]]; then start=$i; else start=$((i + 1)); fi
+                    fi
+                done
+                ((start > 0)) || return 0
+                prefix=${cur:0:start}
                 for i in "${!COMPREPLY[@]}"; do
                     [[ ${COMPREPLY[i]} == "$prefix"* ]] && COMPREPLY[i]=${COMPREPLY[i]#"$prefix"}
                 done
@@ -71,11 +83,16 @@ enum BashCompletion {
                 esac
             }
 
-            # Each line of stdin becomes one shell-quoted completion.
+            # Each line of stdin becomes one completion, quoted for where it goes: with printf %q, or,
+            # inside the open quote the word starts with (`'dan sm`), as that quote needs.
             _entitlement_reply() {
                 local line
                 while IFS= read -r line; do
-                    printf -v line '%q' "$line"
+                    case $cur in
+                        \\'*) [[ $line == *\\'* ]] && continue ;;
+                        \\"*) line=${line//\\\\/\\\\\\\\}; line=${line//\\"/\\\\\\"}; line=${line//\\$/\\\\\\$}; line=${line//\\`/\\\\\\`} ;;
+                        *) printf -v line '%q' "$line" ;;
+                    esac
                     COMPREPLY+=("$line")
                 done
             }

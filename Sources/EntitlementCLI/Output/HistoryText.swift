@@ -6,9 +6,11 @@ import EntitlementIngest
 
 /// `history` as records: one row per event.
 enum HistoryText {
-    /// The events as records. On a narrow terminal the table drops, in order: SIGNATURE,
-    /// AUTHOR and COMMIT (a team store's), then ENV, STARTS, STORE, TRANSACTION, EXPIRES,
-    /// REASON and, last of all, BY: the actor is the point of an audit trail. DATE, EVENT and
+    /// The events as records. On a terminal too narrow for the whole table, DATE shows the day
+    /// only; then the table drops, in order: SIGNATURE, AUTHOR and COMMIT (a team store's),
+    /// then ENV, STARTS, STORE, TRANSACTION, EXPIRES; then it cuts REASON and BY (to 10 and 12
+    /// cells, ending in `…`) before it drops REASON and, last of all, BY: the actor is the
+    /// point of an audit trail. DATE, EVENT and
     /// PRODUCT stay (else vertical records). With `audit` (a team store), each row also names
     /// its commit, author and signature, and a `!` before BY flags an actor that is not the
     /// commit's author. `customer` joins each JSON record (`customer_user_id`), so records
@@ -18,7 +20,7 @@ enum HistoryText {
     static func records(_ events: [AuditedEvent], customer: String? = nil, audit: Bool = false, sources: [EventSources.Source]? = nil) -> RecordOutput {
         var columns: [TextTable.Column] = [
             .init("DATE"), .init("EVENT"), .init("TRANSACTION", dropRank: 4), .init("PRODUCT"), .init("STORE", dropRank: 3),
-            .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7), .init("REASON", dropRank: 6),
+            .init("STARTS", dropRank: 2), .init("EXPIRES", dropRank: 5), .init("ENV", dropRank: 1), .init("BY", dropRank: 7, minimumWidth: 12), .init("REASON", dropRank: 6, minimumWidth: 10),
         ]
         var fieldNames = ["at", "event", "transaction_id", "product_id", "entitlement", "store", "starts_at", "expires_at", "environment", "actor", "reason"]
         if audit {
@@ -61,7 +63,8 @@ enum HistoryText {
                 fields += EventSourceText.fields(source)
                 object["source_event"] = EventSourceText.json(source)
             }
-            table.append(row)
+            // On a terminal too narrow for every column, DATE shows the day only.
+            table.append(row, short: [0: String(row[0].prefix(10))])
             output.fields.append(fields)
             if let customer { object["customer_user_id"] = .string(customer) }
             output.objects.append(object)

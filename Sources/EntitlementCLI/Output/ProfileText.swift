@@ -10,7 +10,11 @@ enum ProfileText {
                        headers: Bool = true, width: Int? = nil) -> String {
         // The header shows the profile as known at `date`: nothing recorded later.
         let profile = fullProfile.asKnown(at: date).profile
-        var out = "\(style.bold("Profile")) \(Terminal.escape(profile.customerUserID))\n"
+        // A long user id wraps under itself on a narrow terminal, as the values below do.
+        var out = ""
+        for (index, piece) in TextTable.wrapped(Terminal.escape(profile.customerUserID), cells: width.map { max($0 - 8, 8) }).enumerated() {
+            out += (index == 0 ? "\(style.bold("Profile")) " : "        ") + piece + "\n"
+        }
         var fields: [(String, String)] = [("profile_id", profile.profileID ?? "-")]
         fields.append(("created", profile.createdAt.map { HumanDate.format($0, relativeTo: date) } ?? "-"))
         if !profile.customAttributes.isEmpty {

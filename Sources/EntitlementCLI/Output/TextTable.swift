@@ -3,7 +3,8 @@ import EntitlementBasics
 /// A plain-text table with aligned columns; cells are escaped for the terminal.
 ///
 /// Given a width (a terminal's), it fits: first every column uses its short form (relative
-/// dates dropped), then columns are dropped in their declared order, and when even the
+/// dates dropped), then columns are dropped in their declared order (a column with a
+/// `minimumWidth` is first cut, its cells ending in `…`), and when even the
 /// columns that are never dropped do not fit, the rows are printed as vertical records,
 /// as psql's expanded mode does. Without a width (a pipe, a file) nothing is shortened.
 /// Widths are counted in terminal cells (`CellWidth`). `TableLayout` is the decision, so a
@@ -14,10 +15,14 @@ struct TextTable {
         var header: String
         /// When columns are dropped to fit, lower ranks go first; nil: never dropped.
         var dropRank: Int?
+        /// Set on a column that is cut (its cells end in `…`) down to this many cells before it
+        /// is dropped: a column worth keeping even in part (history's REASON and BY).
+        var minimumWidth: Int?
 
-        init(_ header: String, dropRank: Int? = nil) {
+        init(_ header: String, dropRank: Int? = nil, minimumWidth: Int? = nil) {
             self.header = header
             self.dropRank = dropRank
+            self.minimumWidth = minimumWidth
         }
     }
 
@@ -57,6 +62,7 @@ struct TextTable {
         if fitted(visible, short: true).lineWidth <= width { return fitted(visible, short: true) }
         let droppable = all.filter { columns[$0].dropRank != nil }.sorted { columns[$0].dropRank! < columns[$1].dropRank! }
         for column in droppable {
+            if columns[column].minimumWidth != nil, let cut = cut(fitted(visible, short: true), to: width) { return cut }
             visible.removeAll { $0 == column }
             let layout = fitted(visible, short: true)
             if layout.lineWidth <= width { return layout }
@@ -64,6 +70,22 @@ struct TextTable {
         var vertical = full
         vertical.isVertical = true
         return vertical
+    }
+
+    /// `layout` with its cuttable columns (`minimumWidth`) narrowed, lowest drop rank first,
+    /// until the line fits `width`; nil when even at their minimum it does not.
+    private func cut(_ layout: TableLayout, to width: Int) -> TableLayout? {
+        var layout = layout
+        var excess = layout.lineWidth - width
+        let cuttable = layout.visible.indices.filter { columns[layout.visible[$0]].minimumWidth != nil }
+            .sorted { (columns[layout.visible[$0]].dropRank ?? .max) < (columns[layout.visible[$1]].dropRank ?? .max) }
+        for position in cuttable where excess > 0 {
+            let spare = layout.widths[position] - max(columns[layout.visible[position]].minimumWidth!, CellWidth.of(columns[layout.visible[position]].header))
+            let taken = min(excess, max(spare, 0))
+            layout.widths[position] -= taken
+            excess -= taken
+        }
+        return excess <= 0 ? layout : nil
     }
 
     /// The rows as `layout` says, with the header row first (numbered records when vertical).

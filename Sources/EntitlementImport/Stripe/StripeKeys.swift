@@ -11,6 +11,7 @@ package enum StripeKey {
     static let status = "status"
     static let items = "items"
     package static let price = "price"
+    static let plan = "plan"
     package static let product = "product"
     static let currentPeriodStart = "current_period_start"
     static let currentPeriodEnd = "current_period_end"

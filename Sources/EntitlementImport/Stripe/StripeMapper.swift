@@ -6,10 +6,12 @@ import EntitlementStore
 
 /// Stripe subscription objects → an `ImportDocument` (docs/import.md, "Stripe"). Pure.
 ///
-/// A subscription alone, a list of them (`"object": "list"`), or an event whose
-/// `data.object` is one (its `created` is then the document time). Each paid period is
-/// its own transaction, `SUB:PERIOD_START`, of the subscription `SUB` (per price item
-/// when there are several), so renewals keep their history and "as known at T" holds.
+/// A subscription alone, a list of them (`"object": "list"`; one document per customer when
+/// it spans several, in `parts`), or an event whose `data.object` is one (its `created` is
+/// then the document time). Each paid period is its own transaction, `SUB:PERIOD_START`, of
+/// the subscription `SUB` (per price item when there are several), so renewals keep their
+/// history and "as known at T" holds. Older API versions are read too: an item's `plan`
+/// where there is no `price`, a subscription's own `plan` where there are no `items`.
 package enum StripeMapper {
     typealias K = StripeKey
 
@@ -17,16 +19,7 @@ package enum StripeMapper {
         let r = try FieldReader.vendorObject(root, path: path)
         switch signature {
         case .stripeList:
-            var document = ImportDocument(format: .stripe, shape: .subscriptions)
-            for (index, item) in (try r.vendorArray(K.data) ?? []).enumerated() {
-                let itemReader = try FieldReader.vendorObject(item, path: ImportPath.index(r.childPath(K.data), index))
-                guard try itemReader.vendorString(K.object) == "subscription" else {
-                    document.skipped.append("\(itemReader.path): not a subscription")
-                    continue
-                }
-                try subscription(itemReader, into: &document)
-            }
-            return document
+            return try list(r)
         case .stripeEvent:
             var document = ImportDocument(format: .stripe, shape: .event)
             let type = try r.vendorString(K.type) ?? "event"
@@ -50,12 +43,13 @@ package enum StripeMapper {
 
     /// One subscription: its current period per item, its renewal facts and Stripe's verdict.
     package static func subscription(_ r: FieldReader, into document: inout ImportDocument) throws(FieldError) {
-        let id = try r.vendorID(K.id)
+        let customer = try idOrObject(r, K.customer)
+        let id = try StripeShapes.subscriptionKey(r, customer: customer)
         let statusText = try r.vendorID(K.status)
         guard let status = StripeStatus(rawValue: statusText) else {
             throw FieldError(path: r.childPath(K.status), message: "unknown subscription status \(ImportPath.show(.string(statusText)))")
         }
-        if let customer = try idOrObject(r, K.customer) {
+        if let customer {
             if let first = document.user, first != customer {
                 throw FieldError(path: r.childPath(K.customer), message: "a second customer ('\(Terminal.escape(customer))' after '\(Terminal.escape(first))'): import one customer's subscriptions per document")
             }
@@ -63,14 +57,11 @@ package enum StripeMapper {
             document.userSource = .stripeCustomer
         }
         if let metadata = try r.vendorObject(K.metadata) { document.stripeMetadata = metadata.object }
-        let items = try r.vendorObject(K.items)?.vendorArray(K.data) ?? []
-        guard !items.isEmpty else { throw FieldError(path: r.childPath(K.items), message: "missing: a subscription without items has no product") }
-        for (index, item) in items.enumerated() {
-            let line = try FieldReader.vendorObject(item, path: ImportPath.index(r.childPath(K.items) + ".data", index))
-            let original = items.count == 1 ? id : "\(id):\(try line.vendorID(K.id))"
+        let lines = try StripeShapes.lines(of: r)
+        for line in lines {
+            let original = lines.count == 1 ? id : "\(id):\(try line.vendorID(K.id))"
             let period = try StripePeriod(subscription: r, item: line, status: status)
-            guard let price = try line.vendorObject(K.price) else { throw line.vendorMissing(K.price) }
-            guard let product = try idOrObject(price, K.product) else { throw price.vendorMissing(K.product) }
+            let (price, product) = try StripeShapes.price(of: line)
             var transaction = Transaction(transactionID: "\(original):\(Int(period.start.timeIntervalSince1970))", originalTransactionID: original,
                                           productID: product, store: .stripe, type: period.type, purchasedAt: period.start, expiresAt: period.end,
                                           environment: try r.vendorBool(K.livemode) == false ? .sandbox : .production)
@@ -88,6 +79,39 @@ package enum StripeMapper {
                                                        accepted: status.accepted + (paused ? [.paused] : []),
                                                        evidence: "status \(statusText)" + (paused ? ", pause_collection" : "")))
         }
+    }
+
+    /// A list's subscriptions, one document per customer (in first-seen order) when it spans
+    /// several: `GET /v1/subscriptions` answers every customer's.
+    static func list(_ r: FieldReader) throws(FieldError) -> ImportDocument {
+        var document = ImportDocument(format: .stripe, shape: .subscriptions)
+        var customers: [String?] = []
+        var parts: [ImportDocument] = []
+        for (index, item) in (try r.vendorArray(K.data) ?? []).enumerated() {
+            let itemReader = try FieldReader.vendorObject(item, path: ImportPath.index(r.childPath(K.data), index))
+            guard try itemReader.vendorString(K.object) == "subscription" else {
+                document.skipped.append("\(itemReader.path): not a subscription")
+                continue
+            }
+            let customer = try idOrObject(itemReader, K.customer)
+            if !customers.contains(customer) {
+                customers.append(customer)
+                parts.append(ImportDocument(format: .stripe, shape: .subscriptions))
+            }
+            let part = customers.firstIndex(of: customer)!
+            try subscription(itemReader, into: &parts[part])
+        }
+        guard parts.count > 1 else {
+            var single = parts.first ?? document
+            single.skipped = document.skipped
+            return single
+        }
+        for index in parts.indices {
+            parts[index].detail = "of customer \(index + 1) of \(parts.count)" + (customers[index].map { " (\($0))" } ?? "")
+        }
+        parts[0].skipped = document.skipped
+        document.parts = parts
+        return document
     }
 
     /// A field that holds an id, or the expanded object with that `id`.

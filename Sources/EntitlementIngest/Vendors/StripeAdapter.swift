@@ -25,14 +25,18 @@ struct StripeAdapter: VendorAdapter {
         return .accepted("stripe-signature header")
     }
 
+    /// An event object; events of API versions before 2015 carry no `"object": "event"`, only
+    /// their `id`, `type`, `created` and `data.object`.
     func recognizes(_ root: JSONValue) -> Bool {
-        guard let object = root.objectValue, object["object"] == .string("event") else { return false }
-        return object["type"] != nil && object["id"] != nil && object["data"]?.objectValue?["object"] != nil
+        guard let object = root.objectValue, object["type"] != nil, object["id"] != nil, object["data"]?.objectValue?["object"] != nil else { return false }
+        if object["object"] == .string("event") { return true }
+        guard object["object"] == nil, case .number? = object["created"] else { return false }
+        return true
     }
 
     func events(in request: WebhookRequest, with authenticator: WebhookAuthenticator) throws(EventRejection) -> [IngestEvent] {
         let root = try EventBody.object(request.body, vendor: vendor)
-        guard recognizes(.object(root)) else { throw .malformed("a Stripe event needs \"object\": \"event\", \"id\", \"type\" and \"data.object\"") }
+        guard recognizes(.object(root)) else { throw .malformed("a Stripe event needs \"id\", \"type\", \"created\" and \"data.object\" (and \"object\": \"event\" when it has an \"object\")") }
         let verification = authenticator.verification(of: request, header: "stripe-signature header")
         do throws(FieldError) {
             let r = FieldReader(root, path: "")

@@ -45,7 +45,8 @@ enum StripeEventMapper {
     static func refund(_ charge: FieldReader, time: Date) throws(FieldError) -> (EventEffects, customer: String?) {
         let customer = try StripeMapper.idOrObject(charge, StripeKey.customer)
         guard try charge.vendorBool("refunded") == true else { return (.none("a partial refund: access stays"), customer) }
-        guard let invoice = try charge.vendorObject("invoice"), let subscription = try StripeMapper.idOrObject(invoice, "subscription"),
+        // Older API versions (and an unexpanded invoice) name the invoice by its id only.
+        guard case .object? = charge.value("invoice"), let invoice = try charge.vendorObject("invoice"), let subscription = try StripeMapper.idOrObject(invoice, "subscription"),
               let line = try invoice.vendorObject("lines")?.vendorArray(StripeKey.data)?.first.flatMap({ try? FieldReader.vendorObject($0, path: invoice.childPath("lines")) }),
               let period = try line.vendorObject("period"), let start = try period.vendorEpochSeconds("start"), let end = try period.vendorEpochSeconds("end"),
               let product = try line.vendorObject(StripeKey.price).flatMap({ price throws(FieldError) in try StripeMapper.idOrObject(price, StripeKey.product) })

@@ -48,6 +48,44 @@ struct TableFittingTests {
         }
     }
 
+    /// Columns that are cut before they are dropped (`minimumWidth`) still never exceed the width.
+    @Test func cutColumnsNeverExceedTheWidth() {
+        var random = SplitMix64(seed: 31)
+        for _ in 0..<300 {
+            var table = TextTable(columns: [.init("ID"), .init("STATE"), .init("WHEN", dropRank: 1), .init("BY", dropRank: 3, minimumWidth: 4),
+                                            .init("NOTE", dropRank: 2, minimumWidth: 5)])
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                table.append((0..<5).map { _ in (0..<(1 + Int(random.next() % 6))).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined() })
+            }
+            let width = 10 + Int(random.next() % 60)
+            let text = table.render(width: width)
+            if text.hasPrefix("-[ RECORD") { continue }
+            for line in text.split(separator: "\n") { #expect(CellWidth.of(line) <= width, "\(line) > \(width)") }
+        }
+    }
+
+    /// A column with a `minimumWidth` is cut (ending in `…`) before it is dropped.
+    @Test func aCuttableColumnIsCutBeforeItIsDropped() {
+        var table = TextTable(columns: [.init("ID"), .init("BY", dropRank: 1, minimumWidth: 6)])
+        table.append(["premium", "customer-support@example.com"])
+        #expect(table.render(width: 20) == "ID       BY\npremium  customer-s…\n")
+        #expect(table.render(width: 14) == "ID\npremium\n", "below its minimum it goes")
+    }
+
+    /// `status` at 34 columns: a user id longer than the line wraps under itself (it printed a 35-column line).
+    @Test func statusAt34ColumnsFitsALongUserID() {
+        let directory = TemporaryDirectory()
+        let store = directory.store()
+        let user = "customer-with-a-long-id@example.com"
+        #expect(runCLI(["grant", user, "premium", "--duration", "1m", "--store", store]).exitCode == 0)
+        for width in [34, 40, 24] {
+            let result = runCLI(["status", user, "--store", store], environment: ["COLUMNS": String(width), "NO_COLOR": "1"], terminal: true)
+            #expect(result.exitCode == 0)
+            for line in result.stdout.split(separator: "\n") { #expect(CellWidth.of(line) <= width, "\(line) > \(width)") }
+            #expect(result.stdout.replacingOccurrences(of: "\n        ", with: "").contains("Profile " + user), "\(result.stdout)")
+        }
+    }
+
     @Test func verticalRecordsBelowTheMinimumWidth() {
         var table = TextTable(columns: [.init("ENTITLEMENT"), .init("STATE")])
         table.append(["premium", "active"])

@@ -15,8 +15,10 @@ import EntitlementTestSupport
 /// Issue 23 item 5: completion of customer ids holding `@`, `:`, `=` and spaces (bash, zsh, fish).
 ///
 /// bash cuts COMP_WORDS at every COMP_WORDBREAKS character, so `alice@cu` reaches the
-/// function as `alice`, `@`, `cu`, and the reply replaces only `cu`. Each case gives the
-/// line up to the cursor (COMP_LINE, COMP_POINT) and COMP_WORDS exactly as bash splits it.
+/// function as `alice`, `@`, `cu`; readline then replaces `@cu` (it keeps `@` and `$` in the
+/// word), or after `:` and `=` only the text behind them. Each case gives the line up to the
+/// cursor (COMP_LINE, COMP_POINT) and COMP_WORDS exactly as bash splits it, with bash's default
+/// COMP_WORDBREAKS; BashInteractiveCompletionTests types the same lines into a real bash.
 @Suite(.tags(.endToEnd))
 struct CompletionWordBreakTests {
     static let ids = ["alice@customer.com", "alina@customer.com", "bob@customer.com", "carol:x=1", "dan smith@x.io"]
@@ -45,8 +47,8 @@ struct CompletionWordBreakTests {
         let directory = TemporaryDirectory()
         let store = directory.copyOfDemoStore()
         for id in Self.ids { #expect(runCLI(["grant", id, "premium", "--lifetime", "--store", store]).exitCode == 0) }
-        // `status alice@cu<Tab>`: bash replaces `cu`.
-        #expect(try complete(line: "status alice@cu", bashWords: ["status", "alice", "@", "cu"], store: store) == ["customer.com"])
+        // `status alice@cu<Tab>`: readline replaces `@cu`.
+        #expect(try complete(line: "status alice@cu", bashWords: ["status", "alice", "@", "cu"], store: store) == ["@customer.com"])
         // `status alice@<Tab>`: bash replaces `@`; never a host name.
         #expect(try complete(line: "status ali", bashWords: ["status", "ali"], store: store) == ["alice@customer.com", "alina@customer.com"])
         #expect(try complete(line: "status alice@", bashWords: ["status", "alice", "@"], store: store) == ["@customer.com"])
@@ -55,10 +57,10 @@ struct CompletionWordBreakTests {
             == ["premium", "sports", "science"])
         // `:` and `=` break words too.
         #expect(try complete(line: "history carol:x", bashWords: ["history", "carol", ":", "x"], store: store) == ["x=1"])
-        #expect(try complete(line: "history carol:x=", bashWords: ["history", "carol", ":", "x", "="], store: store) == ["=1"])
+        #expect(try complete(line: "history carol:x=", bashWords: ["history", "carol", ":", "x", "="], store: store) == ["1"])
         // A space typed with a backslash stays inside the word, for bash and for us.
         #expect(try complete(line: "check dan\\ sm", bashWords: ["check", "dan\\ sm"], store: store) == ["dan\\ smith@x.io"])
-        #expect(try complete(line: "check dan\\ smith@x", bashWords: ["check", "dan\\ smith", "@", "x"], store: store) == ["x.io"])
+        #expect(try complete(line: "check dan\\ smith@x", bashWords: ["check", "dan\\ smith", "@", "x"], store: store) == ["@x.io"])
         // An unknown id gives nothing at all (no file or host names: no -o default).
         #expect(try complete(line: "status zz@", bashWords: ["status", "zz", "@"], store: store).isEmpty)
         #expect(BashCompletion.script().contains("\ncomplete -F _entitlement entitlement\n"))

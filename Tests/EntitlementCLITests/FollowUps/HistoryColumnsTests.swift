@@ -37,6 +37,23 @@ struct HistoryColumnsTests {
         #expect(result.stdout.split(separator: "\n").allSatisfy { CellWidth.of(String($0)) <= width })
     }
 
+    /// A support agent's e-mail as BY, a long product and event: at 80 columns DATE shows the day
+    /// only and REASON and BY are cut before BY would go.
+    @Test func byStaysAt80WithALongActorAndProduct() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.store(config: #"{"schema_version": 1, "entitlements": {"premium": {"products": ["com.example.premium.monthly.subscription"]}}}"#)
+        let grant = runCLI(["grant", "long-history@example.com", "premium", "--duration", "1m", "--store", store,
+                            "--actor", "customer-support-agent@example.com", "--reason", "goodwill after the outage of the payment provider"])
+        #expect(grant.exitCode == 0, "\(grant.stderr)")
+        let result = runCLI(["history", "long-history@example.com", "--store", store], environment: ["COLUMNS": "80", "NO_COLOR": "1"], terminal: true)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        #expect(header.contains("BY"), "\(result.stdout)")
+        #expect(lines.allSatisfy { CellWidth.of($0) <= 80 }, "\(result.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("2026-01-15  ") == true, "the day only: \(result.stdout)")
+        #expect(result.stdout.contains("customer-support"), "\(result.stdout)")
+    }
+
     @Test func hiddenColumnsAreNamedInOneDimLine() {
         let narrow = history(width: 100)
         let lines = narrow.stdout.split(separator: "\n")

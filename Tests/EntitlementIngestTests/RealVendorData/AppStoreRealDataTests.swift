@@ -127,3 +127,43 @@ struct AppStoreRealDataTests {
         #expect(readFile(store + "/profiles/u1.json")?.contains("\"unverified\"") == true)
     }
 }
+
+/// Apple's decoded notification models (app-store-server-library-swift, MIT: Fixtures/trust/
+/// appstore/models), `LocalTesting` with placeholder nested fields, wrapped unsigned as StoreKit
+/// testing would send them: refused without `allow_xcode`; with it, verified as local data,
+/// their placeholders skipped, recorded and answered 200 on every path.
+extension AppStoreRealDataTests {
+    static func unsignedModel(_ name: String) throws -> String {
+        let model = try #require(readFile(apple + "/models/" + name)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let jws = JWSText.encode(#"{"alg":"none"}"#) + "." + JWSText.encode(model) + "."
+        return "{\"signedPayload\": \"\(jws)\"}"
+    }
+
+    @Test(arguments: ["signedNotification.json", "signedSummaryNotification.json"])
+    func appleLocalTestingModelsNeedAllowXcode(_ name: String) throws {
+        let body = try Self.unsignedModel(name)
+        let directory = TemporaryDirectory()
+        let (store, secrets, _) = Self.setUp(directory, root: "testCA.der")
+        let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
+        defer { server.stop() }
+        #expect(try server.post("/hooks/entitlement/appstore", body: body).status == 403)
+        #expect(server.cgiLog.contains("environment LocalTesting is accepted only with --allow-xcode"), "\(server.cgiLog)")
+        writeFile(secrets, IngestFixtures.json(["appstore": ["allow_xcode": true]]))
+        let accepted = try server.post("/hooks/entitlement/appstore", body: body)
+        #expect(accepted.status == 200, "\(accepted.body) \(server.cgiLog)")
+        let folder = directory.path + "/in"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        writeFile(folder + "/model.json", body)
+        let otherDirectory = TemporaryDirectory()
+        let other = Self.setUp(otherDirectory, root: "testCA.der")
+        writeFile(other.secrets, IngestFixtures.json(["appstore": ["allow_xcode": true]]))
+        let ingest = try Binary.run(["ingest", "--from", folder, "--store", other.store, "--secrets", other.secrets, "--json"])
+        #expect(ingest.exitCode == 0, "\(ingest.stdout)\(ingest.stderr)")
+        #expect(ingest.stdout.contains("\"applied\": 1"))
+        let refused = try Binary.run(["import", folder + "/model.json", "--store", other.store])
+        #expect(refused.exitCode == 4)
+        #expect(refused.stderr.contains("environment LocalTesting is accepted only with --allow-xcode"), "\(refused.stderr)")
+        let imported = try Binary.run(["import", folder + "/model.json", "--store", other.store, "--allow-xcode"])
+        #expect(imported.exitCode == 0, "\(imported.stderr)")
+    }
+}
