@@ -94,11 +94,13 @@ package struct IngestCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)
         try store.requireExists()
         if status {
-            IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)
+            IngestStatusReport.write(try IngestStatus.read(Spool(store: store), now: context.now()), json: json, to: context.stdout)
             return .success
         }
         if let recover { return try runRecover(recover, store: store, context: context) }
         let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment, store: store, now: context.now())
+        // Request files killed webhooks left half-way (never acknowledged: the vendor retries them).
+        try store.removeAbandonedRequests(now: context.now())
         let units = try IngestInput.units(from: from, stdin: stdin ? context.stdin.readAll() : nil, vendor: vendor, spool: Spool(store: store), now: context.now())
         let actor = IngestSettings.actor(flag: actor, environment: context.environment)
         let runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)

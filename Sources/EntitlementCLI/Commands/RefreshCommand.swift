@@ -8,8 +8,8 @@ import EntitlementIngest
 
 /// `entitlement refresh USER --vendor revenuecat`: re-reads a customer from the vendor's API.
 package struct RefreshCommand: RunnableCommand, Equatable {
-    /// The vendors whose API `refresh` reads: RevenueCat only (Google Play's needs OAuth, issue 26).
-    enum APIVendor: String, CaseIterable, Sendable { case revenuecat, appstore }
+    /// The vendors whose API `refresh` reads.
+    static let apiVendors: [Vendor] = [.revenuecat, .appstore]
 
     package static let spec = CommandSpec(
         name: "refresh",
@@ -38,7 +38,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
             "entitlement refresh alice --vendor appstore --transaction 2000000123456789",
         ])
 
-    static let vendorOption = Option<APIVendor>.choice("vendor", value: "V", help: "Whose API to read: revenuecat, appstore.")
+    static let vendorOption = Option<Vendor>.choice("vendor", value: "V", among: apiVendors, help: "Whose API to read: \(Vendor.phrase(apiVendors)).")
     static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, repeatable: true,
         help: "App Store: also ask about this original transaction id (a customer with none in the store yet).")
     static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies).") {
@@ -54,7 +54,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     static let defaultTimeout = 30.0
 
     package var user: String
-    var vendor: APIVendor
+    var vendor: Vendor
     package var apiBase: String?
     package var timeout: Double
     package var secrets: String?
@@ -69,7 +69,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         }
         user = try UserID.argument(parsed.positionals[0], command: name)
         guard let vendor = try parsed.value(Self.vendorOption) else {
-            throw .usage("missing --vendor: name whose API to read (revenuecat, appstore).", command: name)
+            throw .usage("missing --vendor: name whose API to read (\(Vendor.phrase(Self.apiVendors))).", command: name)
         }
         self.vendor = vendor
         apiBase = try parsed.value(Self.apiBaseOption)
