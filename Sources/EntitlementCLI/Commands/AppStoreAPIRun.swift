@@ -9,6 +9,12 @@ import EntitlementIngest
 /// appstore`) set up alike: the secrets file, the store's App Store identity and verifier
 /// (`AppStoreSettings`, as `import` and `webhook` resolve them), and the API with its key.
 struct AppStoreAPIRun {
+    /// `--api-base` of the commands that ask another vendor than RevenueCat: the vendor's own by default.
+    static let apiBaseOption = Option<String>("api-base", value: "URL", kind: .text, help: "The API's address (for tests and proxies).") {
+        (text, source) throws(ValueProblem) in try RefreshCommand.apiBaseOption.parse(text, source)
+    }
+        .describingDefault("the vendor's, see docs/ingest.md, \"Where the APIs are\"")
+
     var api: AppStoreAPI
     var verifier: AppStoreSignedDataVerifier
     var authenticator: WebhookAuthenticator

@@ -27,7 +27,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
             """,
         usage: "[--from DIR | --stdin | --recover VENDOR --since DATE [--until DATE]] [--vendor V] [--refresh] [--api-base URL] [--status] [--json] [options]",
         options: [
-            fromOption, stdinFlag, recoverOption, sinceOption, untilOption, vendorOption, refreshFlag, RefreshCommand.apiBaseOption, RefreshCommand.timeoutOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
+            fromOption, stdinFlag, recoverOption, sinceOption, untilOption, vendorOption, refreshFlag, AppStoreAPIRun.apiBaseOption, RefreshCommand.timeoutOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
             CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
@@ -75,7 +75,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
         actor = try parsed.value(CommonOptions.actor)
         lockTimeout = try parsed.given(CommonOptions.lockTimeout)
         refresh = parsed.flag(Self.refreshFlag)
-        apiBase = try parsed.value(RefreshCommand.apiBaseOption)
+        apiBase = try parsed.value(AppStoreAPIRun.apiBaseOption)
         recover = try parsed.value(Self.recoverOption)
         since = try parsed.value(Self.sinceOption)
         until = try parsed.value(Self.untilOption)

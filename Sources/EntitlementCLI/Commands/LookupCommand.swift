@@ -28,7 +28,7 @@ package struct LookupCommand: RunnableCommand, Equatable {
         usage: "ORDER_ID [--vendor appstore] [--import [--user USER]] [--json] [options]",
         arguments: [ArgumentSpec("ORDER_ID", kind: .text, help: "The order ID on Apple's e-mail receipt (e.g. MK5TTTVWJH).")],
         options: [
-            vendorOption, importFlag, userOption, RefreshCommand.apiBaseOption, RefreshCommand.timeoutOption, WebhookCommand.secretsOption,
+            vendorOption, importFlag, userOption, AppStoreAPIRun.apiBaseOption, RefreshCommand.timeoutOption, WebhookCommand.secretsOption,
             CommonOptions.json, CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
@@ -62,7 +62,7 @@ package struct LookupCommand: RunnableCommand, Equatable {
         importing = parsed.flag(Self.importFlag)
         user = try parsed.value(Self.userOption).map { (text) throws(EntitlementError) in try UserID.argument(text, command: name) }
         if user != nil, !importing { throw .usage("--user goes with --import.", command: name) }
-        apiBase = try parsed.value(RefreshCommand.apiBaseOption)
+        apiBase = try parsed.value(AppStoreAPIRun.apiBaseOption)
         timeout = try parsed.value(RefreshCommand.timeoutOption)
         guard timeout > 0 else { throw .usage("--timeout must be more than 0 seconds.", command: name) }
         secrets = try parsed.value(WebhookCommand.secretsOption)
