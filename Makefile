@@ -31,15 +31,22 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable \
 # `mktemp` at link time, and any link warning now fails its build as well.
 TOOLS_FLAGS   := -c release --scratch-path .build-tools -Xlinker --fatal-warnings
 
-.PHONY: build test demo install man release bench bench-quick bench-store bench-team stress fuzz clean
+.PHONY: build build-release test demo install man release bench bench-quick bench-store bench-team stress fuzz clean
 
 build:
 	sh scripts/ensure-tools.sh --build
 	$(SWIFT) build
 
+## `swift build -c release` of the whole package, as a packager runs it in a fresh clone (every
+## target, the test support included; its own build directory, so it never disturbs `make release`).
+build-release:
+	sh scripts/ensure-tools.sh --build
+	$(SWIFT) build -c release --scratch-path .build-release-check
+
 ## The whole suite: unit, in-process CLI, end-to-end (built binary), concurrency and crash tests.
 ## scripts/ensure-tools.sh installs bash, zsh, fish, groff and git when missing (completion, man page and team-store tests).
-test: build
+## It first checks that the package builds in release too (build-release).
+test: build build-release
 	sh scripts/ensure-tools.sh
 	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" $(SWIFT) test
 
@@ -109,4 +116,4 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
 
 clean:
-	rm -rf .build .build-tools bench .fuzz
+	rm -rf .build .build-tools .build-release-check bench .fuzz

@@ -107,7 +107,7 @@ package enum AdaptyMapper {
                                           purchasedAt: period.activatedAt, expiresAt: period.isLifetime ? nil : period.expiresAt)
             transaction.entitlement = id
             transaction.grantedAt = period.activatedAt
-            transaction.grantedBy = ImportFormat.adapty.rawValue
+            transaction.grantedBy = Vendor.adapty.rawValue
             transaction.reason = "Adapty access level grant"
             document.transactions.append(MappedTransaction(transaction, vendor: vendor))
             return

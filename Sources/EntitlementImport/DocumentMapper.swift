@@ -6,7 +6,7 @@ package enum DocumentMapper {
     /// Maps the document `bytes`, named `file` in messages; `format` restricts detection (`--format`).
     /// `line` and `column` say where the bytes start in their input, for syntax errors.
     /// `jws` verifies every JWS in it, or only decodes them (`--no-verify`).
-    package static func map(_ bytes: [UInt8], file: String, format: ImportFormat?, line: Int = 1, column: Int = 1, jws: JWSReader) throws(EntitlementError) -> ImportDocument {
+    package static func map(_ bytes: [UInt8], file: String, format: Vendor?, line: Int = 1, column: Int = 1, jws: JWSReader) throws(EntitlementError) -> ImportDocument {
         var (root, path, whole) = try parse(bytes, file: file, line: line, column: column, jws: jws)
         if whole == nil, case .string(let text) = root, JWS.looksLikeJWS(text) {
             (root, whole) = try decodeWhole(text, file: file, jws: jws)

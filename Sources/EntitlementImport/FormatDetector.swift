@@ -12,7 +12,7 @@ enum DocumentSignature: String, CaseIterable, Sendable {
     case googlePlaySubscription = "G1"
     case stripeSubscription = "S1", stripeList = "S2", stripeEvent = "S3"
 
-    var format: ImportFormat {
+    var format: Vendor {
         switch self {
         case .appStoreTransaction, .appStoreTransactions, .appStoreRenewalInfo, .appStoreNotification,
              .appStoreSignedNotification, .appStoreStatuses, .appStoreHistory:
@@ -133,7 +133,7 @@ enum FormatDetector {
         """
 
     /// The one signature `value` matches, among `format`'s when given. Exit 2 otherwise.
-    static func detect(_ value: JSONValue, format: ImportFormat?, file: String) throws(EntitlementError) -> DocumentSignature {
+    static func detect(_ value: JSONValue, format: Vendor?, file: String) throws(EntitlementError) -> DocumentSignature {
         // --format decides before detection does: a refusal by name is for the vendor named.
         if let refusal = UnsupportedShapes.refusal(value, file: file, format: format) { throw refusal }
         let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }

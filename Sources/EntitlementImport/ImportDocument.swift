@@ -7,7 +7,7 @@ import EntitlementRules
 ///
 /// Built by the pure mappers; the command merges it into a profile and reconciles it.
 package struct ImportDocument: Sendable {
-    package var format: ImportFormat
+    package var format: Vendor
     package var shape: ImportShape
     /// Extra words for the summary header, e.g. a notification's `DID_RENEW/GRACE_PERIOD`.
     package var detail: String?
@@ -46,7 +46,7 @@ package struct ImportDocument: Sendable {
     /// How many of them passed verification (docs/security.md).
     package var jwsVerified = 0
 
-    package init(format: ImportFormat, shape: ImportShape) {
+    package init(format: Vendor, shape: ImportShape) {
         self.format = format
         self.shape = shape
     }

@@ -1,21 +1,7 @@
 import EntitlementModel
 
-/// The vendor a document comes from: the values of `import --format`.
-package enum ImportFormat: String, CaseIterable, Sendable {
-    case appstore, revenuecat, adapty, qonversion, googleplay, stripe
-
-    /// The vendor's name as people write it.
-    package var displayName: String {
-        switch self {
-        case .appstore: return "App Store"
-        case .revenuecat: return "RevenueCat"
-        case .adapty: return "Adapty"
-        case .qonversion: return "Qonversion"
-        case .googleplay: return "Google Play"
-        case .stripe: return "Stripe"
-        }
-    }
-
+/// What each vendor's documents look like to `import` (`Vendor` is the one list of vendors).
+extension Vendor {
     /// What `--format F` expects, for the "not a F document" error.
     var expectation: String {
         switch self {

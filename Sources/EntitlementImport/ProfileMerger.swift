@@ -127,7 +127,7 @@ package enum ProfileMerger {
     }
 
     /// Section 7.2: the mapped fields over the stored transaction, with its two exceptions.
-    static func merged(_ stored: Transaction, with mapped: MappedTransaction, format: ImportFormat) -> Transaction {
+    static func merged(_ stored: Transaction, with mapped: MappedTransaction, format: Vendor) -> Transaction {
         let new = mapped.transaction
         var result = stored
         if !(mapped.originalIsSynthesized && !isSynthesized(stored.originalTransactionID)) {
@@ -195,7 +195,7 @@ package enum ProfileMerger {
     }
 
     /// `raw` with `vendor.<format>` replaced; other vendors' keys stay.
-    static func withVendor(_ raw: JSONObject, format: ImportFormat, value: JSONValue) -> JSONObject {
+    static func withVendor(_ raw: JSONObject, format: Vendor, value: JSONValue) -> JSONObject {
         var raw = raw
         let key = Transaction.CodingKeys.vendor.rawValue
         var vendor = raw[key]?.objectValue ?? JSONObject()

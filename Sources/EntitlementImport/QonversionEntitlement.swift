@@ -133,7 +133,7 @@ struct QonversionEntitlement {
         var transaction = Transaction(transactionID: id, productID: nil, store: .manual, type: .manualGrant, purchasedAt: startedAt, expiresAt: expiresAt)
         transaction.entitlement = self.id
         transaction.grantedAt = startedAt
-        transaction.grantedBy = ImportFormat.qonversion.rawValue
+        transaction.grantedBy = Vendor.qonversion.rawValue
         transaction.reason = "Qonversion manual grant"
         return MappedTransaction(transaction, vendor: vendor(storeTransaction: .null))
     }

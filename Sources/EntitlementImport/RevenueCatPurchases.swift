@@ -127,7 +127,7 @@ struct RevenueCatPurchases {
         var transaction = Transaction(transactionID: id, productID: nil, store: .manual, type: .manualGrant, purchasedAt: purchasedAt, expiresAt: expiresAt)
         transaction.entitlement = entitlement
         transaction.grantedAt = purchasedAt
-        transaction.grantedBy = ImportFormat.revenuecat.rawValue
+        transaction.grantedBy = Vendor.revenuecat.rawValue
         transaction.reason = "RevenueCat promotional \(product)"
         document.transactions.append(MappedTransaction(transaction, vendor: vendor))
     }

@@ -12,7 +12,7 @@ enum UnsupportedShapes {
     /// The refusal for a recognised but unsupported document, nil for any other document.
     /// With `--format`, only the named vendor's shapes are refused here: `--format stripe`
     /// reads a Stripe subscription that looks like a RevenueCat v2 object.
-    static func refusal(_ value: JSONValue, file: String, format: ImportFormat? = nil) -> EntitlementError? {
+    static func refusal(_ value: JSONValue, file: String, format: Vendor? = nil) -> EntitlementError? {
         let name = Terminal.escape(file)
         if format == nil, let object = value.objectValue, object["object"]?.stringValue == "subscription",
            !isStripe(object), !isRevenueCat(object) {

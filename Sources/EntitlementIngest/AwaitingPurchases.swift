@@ -57,8 +57,11 @@ package struct AwaitingPurchase: Sendable, Equatable {
         }
     }
 
-    /// Keeps the later import.
+    /// Keeps the later import, while the purchase awaits one (or none is recorded): importing
+    /// the same documents again, with nothing newer notified, changes no byte of the store (and
+    /// so makes no commit in a team store).
     package mutating func imported(at time: Date) {
+        if importedAt != nil, !isAwaiting { return }
         if importedAt.map({ time > $0 }) ?? true { importedAt = time }
     }
 

@@ -34,11 +34,14 @@ package struct CustomerTransfer: Sendable {
     }
 
     /// Reads both profiles and plans the move; writes nothing. Unknown FROM is exit 3, an
-    /// unknown transaction 3, FROM = TO 2, a TO that cannot become a new profile 2.
+    /// unknown transaction 3, FROM = TO (or TO one of FROM's aliases) 2, a TO that cannot become a new profile 2.
     package func plan(in store: EntitlementStore) throws(EntitlementError) -> Plan {
         guard !from.utf8.elementsEqual(to.utf8) else { throw .transfer(.sameCustomer(from)) }
         guard let source = try store.loadProfile(userID: from) else { throw .unknownUser(from, suggestion: store.nearUserID(to: from)) }
         let target = try store.loadProfile(userID: to)
+        if target == nil, source.customerAliases.contains(where: { $0.utf8.elementsEqual(to.utf8) }) {
+            throw .transfer(.toOwnAlias(from: from, alias: to))
+        }
         if target == nil {
             do throws(UserID.Problem) { _ = try UserID.validateNew(to) } catch { throw .invalidUserID(error, command: "transfer") }
         }

@@ -126,6 +126,10 @@ struct EventApplier {
             guard case .some(let source) = profiles[user] else { return .failed("customer '\(Terminal.escape(user))' was not loaded") }
             if let source { sources.append(source) }
         }
+        // A move to one of the source's own aliases (no customer of its own) is a move to itself.
+        if target == nil, let owner = sources.first(where: { $0.customerAliases.contains(transfer.to) }) {
+            return .noChange(TransferError.toOwnAlias(from: owner.customerUserID, alias: transfer.to).message)
+        }
         do throws(TransferError) {
             let note = TransferNote(at: event.time, by: "\(event.vendor.rawValue) event \(event.id)", reason: event.type,
                                     event: EventReference(vendor: event.vendor.rawValue, id: event.id))

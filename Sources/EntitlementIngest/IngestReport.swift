@@ -26,7 +26,7 @@ package struct IngestReport: Sendable {
         for (event, outcome) in result.results {
             counts[outcome.column, default: 0] += 1
             exitCode = ExitCode.worst(exitCode, outcome.exitCode)
-            if event != nil, !result.unit.request.overHTTP { localEvents += 1 }
+            if event != nil, !result.unit.request.overHTTP, !result.unit.source.isAPI { localEvents += 1 }
             switch outcome {
             case .applied, .noChange, .duplicate, .outOfOrder: continue
             case .unauthenticated(let why), .unsupported(let why), .malformed(let why), .failed(let why):

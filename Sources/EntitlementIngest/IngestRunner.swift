@@ -50,6 +50,20 @@ package struct IngestRunner: Sendable {
     /// Applies every unit; `progress` is told how many units are done. Spool units are removed
     /// (or moved to `ingest/failed/`) as their batch completes.
     package func run(_ units: [IngestUnit], progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> IngestReport {
+        try run(units, parsing: parse, progress: progress)
+    }
+
+    /// Applies units whose events were read already (a vendor API's answers, verified by the
+    /// caller as the adapters verify a webhook's): the same ledger, order and journal.
+    package func run(prepared: [(unit: IngestUnit, parsed: ParsedUnit)], progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> IngestReport {
+        var next = 0
+        return try run(prepared.map(\.unit), parsing: { _ in
+            defer { next += 1 }
+            return prepared[next].parsed
+        }, progress: progress)
+    }
+
+    private func run(_ units: [IngestUnit], parsing: (IngestUnit) -> ParsedUnit, progress: (Int) -> Void) throws(EntitlementError) -> IngestReport {
         var report = IngestReport()
         var pending: [(unit: IngestUnit, events: [IngestEvent])] = []
         var pendingEvents = 0
@@ -68,7 +82,7 @@ package struct IngestRunner: Sendable {
             pendingEvents = 0
         }
         for unit in units {
-            switch parse(unit) {
+            switch parsing(unit) {
             case .refused(let outcome):
                 let result = UnitResult(unit: unit, results: [(nil, outcome)])
                 report.add(result)

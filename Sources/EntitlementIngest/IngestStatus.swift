@@ -20,10 +20,13 @@ package struct IngestStatus: Sendable, Equatable {
     package var failures: [Failure]
     /// Google Play purchases whose latest notification is newer than their last imported document.
     package var awaitingPurchases: [AwaitingPurchase] = []
+    /// Request files killed webhooks left in `ingest/incoming/`; the next `ingest` removes them.
+    package var abandonedRequests: [String] = []
 
-    package static func read(_ spool: Spool) throws(EntitlementError) -> IngestStatus {
+    package static func read(_ spool: Spool, now: Date) throws(EntitlementError) -> IngestStatus {
         var status = try readSpool(spool)
         status.awaitingPurchases = AwaitingPurchase.all(in: spool.store).filter(\.isAwaiting)
+        status.abandonedRequests = try spool.store.abandonedRequests(now: now).map { PathName.base(of: $0) }
         return status
     }
 

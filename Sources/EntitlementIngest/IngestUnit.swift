@@ -14,6 +14,14 @@ package struct IngestUnit: Sendable {
         case file(String)
         /// One line of standard input (`ingest --stdin`), counted from 1.
         case line(Int)
+        /// An answer of a vendor's API (`refresh`, `lookup --import`, `ingest --recover`): its URL, without credentials.
+        case api(String)
+
+        /// True for a vendor API's answer: fetched with the store's own credentials, not local input.
+        package var isAPI: Bool {
+            if case .api = self { return true }
+            return false
+        }
 
         /// For messages: the spool file, the path, or `<stdin>:LINE`.
         package var name: String {
@@ -21,6 +29,7 @@ package struct IngestUnit: Sendable {
             case .spool(let name): return "spool/\(name)"
             case .file(let path): return path
             case .line(let number): return "<stdin>:\(number)"
+            case .api(let url): return url
             }
         }
     }

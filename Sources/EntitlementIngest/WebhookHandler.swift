@@ -36,6 +36,14 @@ package struct WebhookHandler: Sendable {
         return nil
     }
 
+    /// The answer once the body is read: a body shorter than CONTENT_LENGTH (a client that
+    /// stopped, a server or direct call that passes a cut body) is a bad request, never applied.
+    package static func screen(body: [UInt8], contentLength: Int) -> WebhookResponse? {
+        guard body.count < contentLength else { return nil }
+        return .error(400, "short_body", "the body is shorter than CONTENT_LENGTH",
+                      log: "body of \(body.count) bytes, CONTENT_LENGTH \(contentLength): refused")
+    }
+
     package func handle(_ request: WebhookRequest) -> WebhookResponse {
         let vendor = request.vendor.rawValue
         guard let adapter = VendorTable.adapter(for: request.vendor) else {

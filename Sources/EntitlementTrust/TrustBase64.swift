@@ -55,3 +55,22 @@ enum TrustBase64 {
         }
     }
 }
+
+extension TrustBase64 {
+    /// base64url without padding (RFC 7515's `BASE64URL`), for the segments of a JWS this module writes.
+    static func encodeURL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for position in 0...count { out.append(alphabet[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)]) }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

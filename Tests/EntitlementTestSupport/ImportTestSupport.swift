@@ -1,12 +1,12 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementTrust
+import EntitlementImport
 
 /// `entitlement import` tests. Every suite nests here, so `swift test --filter Import` runs them all.
 @Suite(.tags(.cli))

@@ -1,14 +1,14 @@
 import Foundation
-@testable import EntitlementIngest
-@testable import EntitlementTrust
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementCLI
+import EntitlementIngest
+import EntitlementTrust
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
+import EntitlementCLI
 
 /// Seeded random profiles for the engine's property tests: subscriptions with renewals,
 /// upgrades inside a chain, one-time purchases, grants, refunds and renewal info.

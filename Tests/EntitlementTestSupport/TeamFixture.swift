@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementTeam
 
 /// A team of stores sharing a bare repository on local disk, driven through the built binary.
 /// In the support target because team tests and ingest's team tests (EntitlementIngestTests) share it.

@@ -10,6 +10,16 @@ package final class TestKey {
 
     package init(curve: String = "P-256") { handle = entitlement_ec_generate(curve)! }
     deinit { EVP_PKEY_free(handle) }
+
+    /// The private key as PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), as App Store Connect's `.p8` files hold it.
+    package var pkcs8PEM: String {
+        let bio = BIO_new(BIO_s_mem())!
+        defer { BIO_free(bio) }
+        PEM_write_bio_PrivateKey(bio, handle, nil, nil, 0, nil, nil)
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = BIO_read(bio, &bytes, Int32(bytes.count))
+        return String(decoding: bytes.prefix(Int(max(0, count))), as: UTF8.self)
+    }
 }
 
 /// One minted certificate and its key.

@@ -1,16 +1,16 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import EntitlementIngest
-@testable import EntitlementTrust
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementCLI
+import EntitlementIngest
+import EntitlementTrust
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
+import EntitlementCLI
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).
 package let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-@testable import EntitlementIngest
-@testable import EntitlementTrust
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementCLI
+import EntitlementIngest
+import EntitlementTrust
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
+import EntitlementStore
+import EntitlementImport
+import EntitlementTeam
+import EntitlementCLI
 
 /// The pure unit tests: no I/O, no wall clock. Every suite nests here, so
 /// `swift test --filter Unit` runs exactly them and their names never clash

@@ -93,6 +93,7 @@ package struct CLI {
         case .sync(let sync): return try sync.run(context)
         case .ingest(let ingest): return try ingest.run(context)
         case .refresh(let refresh): return try refresh.run(context)
+        case .lookup(let lookup): return try lookup.run(context)
         case .webhook(let webhook): return try webhook.run(context)
         case .migrate(let migrate): return try migrate.run(context)
         case .mergeDriver(let driver): return try driver.run(context)

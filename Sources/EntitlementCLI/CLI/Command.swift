@@ -19,6 +19,7 @@ package enum Command: Sendable {
     case `import`(ImportCommand)
     case ingest(IngestCommand)
     case refresh(RefreshCommand)
+    case lookup(LookupCommand)
     case webhook(WebhookCommand)
     case find(FindCommand)
     case summary(SummaryCommand)
@@ -71,6 +72,7 @@ package enum Command: Sendable {
         Entry("import", { ImportCommand.spec }, { (parsed) throws(EntitlementError) in .import(try ImportCommand(parsed)) }),
         Entry("ingest", { IngestCommand.spec }, { (parsed) throws(EntitlementError) in .ingest(try IngestCommand(parsed)) }),
         Entry("refresh", { RefreshCommand.spec }, { (parsed) throws(EntitlementError) in .refresh(try RefreshCommand(parsed)) }),
+        Entry("lookup", { LookupCommand.spec }, { (parsed) throws(EntitlementError) in .lookup(try LookupCommand(parsed)) }),
         Entry("webhook", { WebhookCommand.spec }, { (parsed) throws(EntitlementError) in .webhook(try WebhookCommand(parsed)) }),
         Entry("find", { FindCommand.spec }, { (parsed) throws(EntitlementError) in .find(try FindCommand(parsed)) }),
         Entry("summary", { SummaryCommand.spec }, { (parsed) throws(EntitlementError) in .summary(try SummaryCommand(parsed)) }),
@@ -143,6 +145,7 @@ package enum Command: Sendable {
         case .sync: return SyncCommand.spec
         case .ingest: return IngestCommand.spec
         case .refresh: return RefreshCommand.spec
+        case .lookup: return LookupCommand.spec
         case .webhook: return WebhookCommand.spec
         case .migrate: return MigrateCommand.spec
         case .mergeDriver: return MergeDriverCommand.spec

@@ -33,7 +33,7 @@ package struct ImportCommand: RunnableCommand, Equatable {
             "cat entitlements.jsonl | entitlement import --format qonversion --user bob -",
         ])
 
-    static let formatOption = Option<ImportFormat>.choice("format", value: "F", help: "appstore, revenuecat, adapty or qonversion: the document must be one of its shapes.")
+    static let formatOption = Option<Vendor>.choice("format", value: "F", help: "\(Vendor.phrase()): the document must be one of its shapes.")
     static let userOption = Option<String>("user", value: "USER", kind: .userID, help: "Import into this customer user id (needed when the document names none).") {
         (text, _) throws(ValueProblem) in
         do throws(UserID.Problem) { return try UserID.validate(text) } catch { throw ValueProblem(error.message + ".", hint: error.hint) }
@@ -52,7 +52,7 @@ package struct ImportCommand: RunnableCommand, Equatable {
     static let updateConfigFlag = Flag("update-config", help: "Add the products the documents map to entitlements to config.json (shared: off by default).")
 
     package var files: [String]
-    package var format: ImportFormat?
+    package var format: Vendor?
     package var user: String?
     package var at: Date?
     /// `--trust-root`, `--allow-xcode` and `--no-verify`.

@@ -20,11 +20,14 @@ package struct IngestCommand: RunnableCommand, Equatable {
             unsupported), 4 when an event could not be applied; the worst wins. --status shows the
             spool. --refresh then re-reads every RevenueCat customer an applied event touched from
             RevenueCat's API (as 'refresh' does); a refresh that fails is named and its exit code
-            counts. See docs/ingest.md.
+            counts. --recover VENDOR --since T [--until T] asks the vendor's API what it sent, or would
+            have sent, in that window (App Store: Get Notification History; Stripe: the event list)
+            and applies it as the webhook would: what is already applied is counted and left alone.
+            See docs/ingest.md.
             """,
-        usage: "[--from DIR | --stdin] [--vendor V] [--refresh [--api-base URL]] [--status] [--json] [options]",
+        usage: "[--from DIR | --stdin | --recover VENDOR --since DATE [--until DATE]] [--vendor V] [--refresh] [--api-base URL] [--status] [--json] [options]",
         options: [
-            fromOption, stdinFlag, vendorOption, refreshFlag, RefreshCommand.apiBaseOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
+            fromOption, stdinFlag, recoverOption, sinceOption, untilOption, vendorOption, refreshFlag, RefreshCommand.apiBaseOption, RefreshCommand.timeoutOption, statusFlag, IngestCommand.jsonFlag, WebhookCommand.secretsOption,
             CommonOptions.store, CommonOptions.actor, CommonOptions.lockTimeout,
         ],
         examples: [
@@ -32,11 +35,15 @@ package struct IngestCommand: RunnableCommand, Equatable {
             "entitlement ingest --status",
             "entitlement ingest --from saved-bodies/ --vendor revenuecat",
             "jq -c . events/*.json | entitlement ingest --stdin",
+            "entitlement ingest --recover appstore --since -1d   # hourly, from a timer",
         ])
 
     static let fromOption = Option<String>.string("from", value: "DIR", kind: .directory, help: "Apply the request bodies saved as files in DIR (name order).")
     static let stdinFlag = Flag("stdin", help: "Apply JSON Lines from standard input: one request body per line.")
     static let vendorOption = Option<Vendor>.choice("vendor", value: "V", help: "Only this vendor's events (spool), or the vendor of local input (else detected).")
+    static let recoverOption = Option<RecoverVendor>.choice("recover", value: "VENDOR", help: "Fetch what VENDOR sent in --since..--until from its API and apply it: appstore, stripe.")
+    static let sinceOption = Option<Date>.date("since", help: "--recover: the window's start.")
+    static let untilOption = Option<Date>.date("until", help: "--recover: the window's end (default now).")
     static let statusFlag = Flag("status", help: "Show the spool: waiting events, the oldest, and failures with reasons.")
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/ingest.md).")
     static let refreshFlag = Flag("refresh", help: "Then re-read each RevenueCat customer an event changed from RevenueCat's API.")
@@ -52,6 +59,10 @@ package struct IngestCommand: RunnableCommand, Equatable {
     package var lockTimeout: Double?
     package var refresh: Bool
     package var apiBase: String?
+    var recover: RecoverVendor?
+    package var since: Date?
+    package var until: Date?
+    package var timeout: Double
 
     package init(_ parsed: ParsedArguments) throws(EntitlementError) {
         from = try parsed.value(Self.fromOption)
@@ -65,7 +76,13 @@ package struct IngestCommand: RunnableCommand, Equatable {
         lockTimeout = try parsed.given(CommonOptions.lockTimeout)
         refresh = parsed.flag(Self.refreshFlag)
         apiBase = try parsed.value(RefreshCommand.apiBaseOption)
-        if apiBase != nil, !refresh { throw .usage("--api-base goes with --refresh.", command: Self.spec.name) }
+        recover = try parsed.value(Self.recoverOption)
+        since = try parsed.value(Self.sinceOption)
+        until = try parsed.value(Self.untilOption)
+        timeout = try parsed.value(RefreshCommand.timeoutOption)
+        guard timeout > 0 else { throw .usage("--timeout must be more than 0 seconds.", command: Self.spec.name) }
+        try checkRecover()
+        if apiBase != nil, !refresh, recover == nil { throw .usage("--api-base goes with --refresh or --recover.", command: Self.spec.name) }
         if refresh, status { throw .usage("--status shows the spool; it takes no --refresh.", command: Self.spec.name) }
         if from != nil, stdin { throw .usage("--from and --stdin cannot be used together.", command: Self.spec.name) }
         if status, from != nil || stdin { throw .usage("--status shows the spool; it takes no --from or --stdin.", command: Self.spec.name) }
@@ -77,10 +94,13 @@ package struct IngestCommand: RunnableCommand, Equatable {
         let store = context.store(flag: self.store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)
         try store.requireExists()
         if status {
-            IngestStatusReport.write(try IngestStatus.read(Spool(store: store)), json: json, to: context.stdout)
+            IngestStatusReport.write(try IngestStatus.read(Spool(store: store), now: context.now()), json: json, to: context.stdout)
             return .success
         }
+        if let recover { return try runRecover(recover, store: store, context: context) }
         let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment, store: store, now: context.now())
+        // Request files killed webhooks left half-way (never acknowledged: the vendor retries them).
+        try store.removeAbandonedRequests(now: context.now())
         let units = try IngestInput.units(from: from, stdin: stdin ? context.stdin.readAll() : nil, vendor: vendor, spool: Spool(store: store), now: context.now())
         let actor = IngestSettings.actor(flag: actor, environment: context.environment)
         let runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)

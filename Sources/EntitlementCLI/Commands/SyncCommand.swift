@@ -57,6 +57,7 @@ package struct SyncCommand: RunnableCommand, Equatable {
         var sync = GitSync(store: store, repository: repository, pullOnly: pullOnly)
         sync.allowDeletions = allowDeletions
         sync.timeout = timeout
+        sync.now = context.now
         sync.actor = try options.resolvedActor(context, store: store)
         let report = try sync.run()
         if json {

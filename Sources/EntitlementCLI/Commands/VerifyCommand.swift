@@ -47,7 +47,7 @@ package struct VerifyCommand: RunnableCommand, Equatable {
         let showProgress = !quiet && context.stderr.isTerminal
         var progress = ScanProgress(stream: context.stderr, label: "verify", total: showProgress ? try ProfileScan(store: store).count() : 0,
                                     enabled: showProgress, width: context.statusWidth)
-        let report = try StoreVerifier(store: store).run(progress: { progress.show($0) })
+        let report = try StoreVerifier(store: store, now: context.now()).run(progress: { progress.show($0) })
         progress.clear()
         if json {
             var fields: [(String, JSONValue)] = [

@@ -21,7 +21,7 @@ package struct WebhookCommand: RunnableCommand, Equatable {
             """,
         usage: "[VENDOR] [--store DIR] [--secrets FILE]",
         arguments: [ArgumentSpec("VENDOR", kind: .choice(Vendor.allCases.map(\.rawValue)), optional: true,
-                                 help: "appstore, revenuecat, adapty, qonversion, stripe or googleplay; else PATH_INFO's first part.")],
+                                 help: "\(Vendor.phrase()); else PATH_INFO's first part.")],
         options: [secretsOption, CommonOptions.store, CommonOptions.actor],
         examples: ["exec entitlement webhook appstore --store /srv/entitlements   # a two-line CGI wrapper"])
 
@@ -54,12 +54,14 @@ package struct WebhookCommand: RunnableCommand, Equatable {
         let environment = context.environment
         let named = vendor ?? environment["PATH_INFO"].flatMap { $0.split(separator: "/").first.map(String.init) }
         guard let named, let vendor = Vendor(rawValue: named) else {
-            return .error(404, "unknown_vendor", "name a vendor: \(Vendor.allCases.map(\.rawValue).joined(separator: ", "))")
+            return .error(404, "unknown_vendor", "name a vendor: \(Vendor.phrase())")
         }
         if let refusal = WebhookHandler.screen(method: environment["REQUEST_METHOD"], contentLength: environment["CONTENT_LENGTH"]) {
             return refusal
         }
-        let body = context.stdin.read(upTo: Int(environment["CONTENT_LENGTH"] ?? "") ?? 0)
+        let length = Int(environment["CONTENT_LENGTH"] ?? "") ?? 0
+        let body = context.stdin.read(upTo: length)
+        if let refusal = WebhookHandler.screen(body: body, contentLength: length) { return refusal }
         let request = WebhookRequest(vendor: vendor, body: body, headers: WebhookRequest.headers(fromCGI: environment),
                                      receivedAt: context.now(), overHTTP: true)
         // In a team store the request's batch is one commit, as for `ingest`.

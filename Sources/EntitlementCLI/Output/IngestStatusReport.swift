@@ -17,6 +17,7 @@ enum IngestStatusReport {
             out.write(JSONWriter().string(.object(JSONObject([
                 ("waiting", .int(status.waiting)), ("oldest", status.oldest.map { .string(ISODate.format($0)) } ?? .null),
                 ("failed", .array(failures)),
+                ("abandoned_requests", .int(status.abandonedRequests.count)),
                 ("awaiting_purchases", .array(status.awaitingPurchases.map { awaiting in
                     .object(JSONObject([
                         ("purchase_token", .string(awaiting.token)), ("notification_type", .string(awaiting.notificationType)),
@@ -31,6 +32,10 @@ enum IngestStatusReport {
         out.write("Failed: \(status.failures.count)\(status.failures.isEmpty ? "." : ":")\n")
         for failure in status.failures {
             out.write("  \(Terminal.escape(failure.file)) (\(failure.vendor)): \(Terminal.escape(failure.reason))\n")
+        }
+        if !status.abandonedRequests.isEmpty {
+            let count = status.abandonedRequests.count
+            out.write("Abandoned: \(count) request file\(count == 1 ? "" : "s") in ingest/incoming/ left by killed webhooks (never acknowledged; the next 'entitlement ingest' removes them).\n")
         }
         if !status.awaitingPurchases.isEmpty {
             out.write("Google Play purchases awaiting their document (import it): \(status.awaitingPurchases.count)\n")

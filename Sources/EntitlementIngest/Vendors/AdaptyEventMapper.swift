@@ -34,19 +34,11 @@ enum AdaptyEventMapper {
         if type == snapshot { return EventEffects(document: try AdaptyAccessLevelSnapshot.document(p, time: time, profileID: profileID)) }
         var document = ImportDocument(format: .adapty, shape: .event)
         if purchases.contains(type) || refunds.contains(type) {
-            var mapped = try transaction(type: type, p)
-            if refunds.contains(type) {
-                mapped.transaction.revokedAt = time
-                mapped.transaction.revocationReason = ImportValue.refunded
-            }
-            document.transactions.append(mapped)
+            let mapped = try transaction(type: type, p)
+            PurchaseEventRule.record(mapped, refund: refunds.contains(type), at: time, in: &document)
             if let level = try p.vendorNonEmptyString(K.accessLevelID), let product = mapped.transaction.productID {
                 try ImportValidation.entitlementID(level, path: p.childPath(K.accessLevelID))
                 document.noteMapping(level, product)
-            }
-            if mapped.transaction.expiresAt != nil {
-                let statement: RenewalStatement = refunds.contains(type) ? .expired : .renewing
-                document.renewals.append(statement.renewal(original: mapped.transaction.originalTransactionID, at: time))
             }
             return EventEffects(document: document)
         }
@@ -76,17 +68,12 @@ enum AdaptyEventMapper {
         let purchasedAt = try p.vendorRequiredISODate(K.purchaseDate)
         let oneTime = type.hasPrefix("non_subscription")
         let expiresAt = oneTime ? nil : try p.vendorRequiredISODate(K.subscriptionExpiresAt)
-        let kind: TransactionType
-        switch type {
-        case _ where oneTime: kind = .nonConsumablePurchase
-        case "trial_started": kind = .trialStarted
-        default: kind = original == id ? .subscriptionStarted : .subscriptionRenewed
-        }
+        let kind = PurchaseEventRule.kind(event: type, oneTime: oneTime, id: id, original: original)
         let environment = try p.vendorString(K.environment)
         var transaction = Transaction(transactionID: id, originalTransactionID: original, productID: product,
                                       store: try p.vendorString(AdaptyKey.store).map(Store.init) ?? ImportValue.unknownStore, type: kind,
                                       purchasedAt: purchasedAt, expiresAt: expiresAt,
-                                      environment: environment?.lowercased() == "sandbox" ? .sandbox : .production)
+                                      environment: PurchaseEventRule.environment(environment))
         transaction.price = try p.vendorLenientNumber(K.priceLocal)
         transaction.currency = try p.vendorString(K.currency)
         var mapped = MappedTransaction(transaction, vendor: .object(p.object))

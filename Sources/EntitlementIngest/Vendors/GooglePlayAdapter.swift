@@ -1,5 +1,6 @@
 import FoundationEssentials
 import EntitlementJSON
+import EntitlementModel
 
 /// Google Play real-time developer notifications through a Pub/Sub push (docs/ingest.md,
 /// "Google Play"). Authenticated by the push token of the secrets file, given in the push

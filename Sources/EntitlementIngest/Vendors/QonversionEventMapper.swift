@@ -40,16 +40,7 @@ enum QonversionEventMapper {
         var document = ImportDocument(format: .qonversion, shape: .event)
         if subscriptionPurchases.contains(name) || oneTimePurchases.contains(name) || refunds.contains(name) {
             guard let t else { throw r.vendorMissing(K.transaction) }
-            var mapped = try transaction(name, r, t, time: time)
-            if refunds.contains(name) {
-                mapped.transaction.revokedAt = time
-                mapped.transaction.revocationReason = ImportValue.refunded
-            }
-            document.transactions.append(mapped)
-            if mapped.transaction.expiresAt != nil {
-                let statement: RenewalStatement = refunds.contains(name) ? .expired : .renewing
-                document.renewals.append(statement.renewal(original: mapped.transaction.originalTransactionID, at: time))
-            }
+            PurchaseEventRule.record(try transaction(name, r, t, time: time), refund: refunds.contains(name), at: time, in: &document)
             return EventEffects(document: document)
         }
         var statement = renewalOnly[name]
@@ -73,16 +64,11 @@ enum QonversionEventMapper {
         let purchasedAt = try t.vendorEpochSeconds(K.transactionDate) ?? time
         let oneTime = name.hasPrefix("in_app")
         let expiresAt = oneTime ? nil : try t.vendorRequiredEpochSeconds(K.expires)
-        let kind: TransactionType
-        switch name {
-        case _ where oneTime: kind = .nonConsumablePurchase
-        case "trial_started": kind = .trialStarted
-        default: kind = original == id ? .subscriptionStarted : .subscriptionRenewed
-        }
+        let kind = PurchaseEventRule.kind(event: name, oneTime: oneTime, id: id, original: original)
         let environment = try r.vendorString(K.environment)
         var transaction = Transaction(transactionID: id, originalTransactionID: original, productID: product,
                                       store: store(platform: try r.vendorString(K.platform)), type: kind, purchasedAt: purchasedAt,
-                                      expiresAt: expiresAt, environment: environment?.lowercased() == "sandbox" ? .sandbox : .production)
+                                      expiresAt: expiresAt, environment: PurchaseEventRule.environment(environment))
         if let price = try r.vendorObject(K.price) {
             transaction.price = try price.vendorLenientNumber(K.value)
             transaction.currency = try price.vendorString(K.currency)

@@ -1,6 +1,7 @@
 import EntitlementTrust
 import FoundationEssentials
 import EntitlementJSON
+import EntitlementModel
 import EntitlementImport
 
 /// Stripe webhooks: an event object behind `Stripe-Signature` (docs/ingest.md, "Stripe").

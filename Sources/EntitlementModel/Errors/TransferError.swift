@@ -7,11 +7,15 @@ package enum TransferError: Error, Equatable, Sendable {
     case unknownTransaction(String)
     /// FROM and TO are one customer.
     case sameCustomer(String)
+    /// TO is one of FROM's aliases (and no customer of its own): FROM and TO are one customer.
+    case toOwnAlias(from: String, alias: String)
 
     package var message: String {
         switch self {
         case .unknownTransaction(let id): return "no transaction '\(Terminal.escape(id))' in the profiles to transfer from."
         case .sameCustomer(let user): return "cannot transfer from '\(Terminal.escape(user))' to itself."
+        case .toOwnAlias(let from, let alias):
+            return "cannot transfer from '\(Terminal.escape(from))' to '\(Terminal.escape(alias))': it is one of '\(Terminal.escape(from))''s own ids (an alias), so that is a transfer to itself."
         }
     }
 
@@ -19,7 +23,7 @@ package enum TransferError: Error, Equatable, Sendable {
     package var code: String {
         switch self {
         case .unknownTransaction: return "unknown_transaction"
-        case .sameCustomer: return "usage"
+        case .sameCustomer, .toOwnAlias: return "usage"
         }
     }
 
@@ -27,7 +31,7 @@ package enum TransferError: Error, Equatable, Sendable {
     package var exitCode: ExitCode {
         switch self {
         case .unknownTransaction: return .notFound
-        case .sameCustomer: return .usage
+        case .sameCustomer, .toOwnAlias: return .usage
         }
     }
 }

@@ -29,6 +29,8 @@ package enum VendorAPIError: Error, Equatable, Sendable {
     case keyFile(key: String, path: String, why: String)
     /// curl could not be run at all.
     case noClient(detail: String)
+    /// Apple's Look Up Order ID answered status 1: the order ID is not Apple's, or not this app's.
+    case orderNotFound(orderID: String)
 
     package var code: String {
         switch self {
@@ -40,6 +42,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         case .status, .refused: return "api_status"
         case .tooLarge: return "api_answer_too_large"
         case .unexpectedAnswer: return "api_unexpected_answer"
+        case .orderNotFound: return "order_not_found"
         }
     }
 
@@ -50,6 +53,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         case .missingKey, .unusableKey, .keyFile: return .usage
         case .unreachable, .timedOut, .rateLimited, .noClient: return .remoteUnavailable
         case .status, .refused, .tooLarge, .unexpectedAnswer: return .dataError
+        case .orderNotFound: return .notFound
         }
     }
 
@@ -68,6 +72,8 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         case .tooLarge(let url, let limit): return "\(Self.shown(url)) answered more than \(limit >> 20) MiB (\(limit) bytes); reading stopped there"
         case .unexpectedAnswer(let url, let detail): return "\(Self.shown(url)) answered something other than the documented shape: \(Terminal.escape(detail))"
         case .noClient(let detail): return "cannot run curl: \(Terminal.escape(detail))"
+        case .orderNotFound(let orderID):
+            return "Apple has no order \(Terminal.escape(orderID)) for this app: the order ID is not Apple's, or it is another app's (Look Up Order ID answered status 1)"
         }
     }
 
@@ -86,6 +92,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         case .tooLarge: return "Nothing was changed. Check --api-base: no answer of the vendor's is that large."
         case .unexpectedAnswer: return "Nothing was changed. Check --api-base, and that the API version is the one docs/ingest.md names."
         case .noClient: return "Install curl (scripts/ensure-tools.sh does)."
+        case .orderNotFound: return "Nothing was changed. Copy the order ID from the receipt again (ten characters, e.g. MK5TTTVWJH), and check that the receipt is for this app and the store's environment."
         }
     }
 

@@ -10,20 +10,20 @@ import EntitlementBasics
 /// returns; `systemCall(_:_:)` retries EINTR and reads `errno`.
 package struct FileSystem: Sendable {
     package var open: @Sendable (_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
-    var close: @Sendable (_ fd: Int32) -> Int32
+    package var close: @Sendable (_ fd: Int32) -> Int32
     var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
     package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
     package var fsync: @Sendable (_ fd: Int32) -> Int32
     var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
     var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
-    var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
-    var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
+    package var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
+    package var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
     package var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
-    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    package var rename: @Sendable (_ from: String, _ to: String) -> Int32
     /// A second name for a file; fails with EEXIST rather than replace one (a move that never replaces).
     package var link: @Sendable (_ from: String, _ to: String) -> Int32
     package var unlink: @Sendable (_ path: String) -> Int32
-    var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
 
     /// The real kernel.

@@ -94,7 +94,7 @@ struct ProfileLint: Sendable {
 
     /// `vendor.appstore.signature` when it says `unverified` (docs/store-format.md), else nil.
     static func unverifiedSignature(_ transaction: JSONObject) -> String? {
-        let format = "appstore"  // ImportFormat.appstore, a module above this one
+        let format = Vendor.appstore.rawValue
         guard case .object(let vendor)? = transaction["vendor"], case .object(let apple)? = vendor[format],
               apple[SignedDataState.vendorKey]?.stringValue == SignedDataState.unverified.rawValue else { return nil }
         return "vendor.\(format).\(SignedDataState.vendorKey)"

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import EntitlementJSON
 import EntitlementBasics
 import EntitlementModel
@@ -5,9 +6,12 @@ import EntitlementModel
 /// `verify`: every problem of a store, found without writing anything.
 package struct StoreVerifier {
     let store: EntitlementStore
+    /// The time abandoned webhook requests are judged at (nil: not checked).
+    var now: Date?
 
-    package init(store: EntitlementStore) {
+    package init(store: EntitlementStore, now: Date? = nil) {
         self.store = store
+        self.now = now
     }
 
     /// What a run found.
@@ -41,6 +45,12 @@ package struct StoreVerifier {
         try checkIndex(into: &report)
         try checkAliasIndex(into: &report)
         try checkRecords(into: &report)
+        if let now {
+            for path in try store.abandonedRequests(now: now) {
+                report.problems.append(VerifyProblem(path: path, field: nil,
+                                                     message: "webhook request left by a killed webhook (never acknowledged, so the vendor retries it); the next 'entitlement ingest' removes it"))
+            }
+        }
         for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", "\(store.root)/\(EntitlementStore.aliasIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
             for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }
         }

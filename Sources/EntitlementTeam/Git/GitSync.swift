@@ -1,3 +1,4 @@
+import FoundationEssentials
 import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
@@ -18,6 +19,8 @@ package struct GitSync {
     package var actor: String = "entitlement sync"
     /// Seconds each fetch or push may take (`--timeout`).
     package var timeout: Double = GitSync.defaultTimeout
+    /// The clock a stale git lock's age is judged by.
+    package var now: @Sendable () -> Date = { Date() }
 
     package init(store: EntitlementStore, repository: GitRepository, pullOnly: Bool) {
         self.store = store
@@ -86,7 +89,16 @@ package struct GitSync {
         if result.timedOut {
             throw .remoteUnavailable(remote: Self.remote, detail: "git \(arguments[0]) did not finish within \(formatSeconds(timeout)) s (--timeout)")
         }
-        let message = result.errorText
+        var message = result.errorText
+        // A lock a git process killed outside the tool left: removed when stale, then once again.
+        if let lock = lockNamed(in: message) {
+            guard try removeIfStale(lock) else { throw lockError(lock, operation: arguments[0]) }
+            let again = try recovery.marking(recovery.remoteGitMarkerPath) { () throws(EntitlementError) in
+                try repository.run(arguments, timeout: timeout)
+            }
+            if again.succeeded { return again }
+            message = again.errorText
+        }
         if rejectionIsFine, message.contains("rejected") || message.contains("fetch first") || message.contains("non-fast-forward") {
             return result
         }

@@ -94,7 +94,7 @@ extension UnitTests {
         func verdictsOfADocumentOfManyEntitlements(format: String) throws {
             Self.expectNLogN(Self.counted { size, counter in
                 let text = format == "qonversion" ? Self.qonversion(size) : format == "adapty" ? Self.adapty(size) : Self.revenueCat(size)
-                guard let document = try? DocumentMapper.map(Array(text.utf8), file: "many.json", format: ImportFormat(rawValue: format), jws: .decodeOnly) else {
+                guard let document = try? DocumentMapper.map(Array(text.utf8), file: "many.json", format: Vendor(rawValue: format), jws: .decodeOnly) else {
                     Issue.record("the \(format) document did not map")
                     return
                 }

@@ -15,8 +15,8 @@ import EntitlementTestSupport
 @Suite(.tags(.cli))
 struct GooglePlayNotificationTests {
     /// A push envelope around `notification` (a decoded RTDN body).
-    static func push(_ notification: [String: Any], messageID: String = "136969346945") -> String {
-        var body: [String: Any] = ["version": "1.0", "packageName": "com.example.app", "eventTimeMillis": "1773576000000"]
+    static func push(_ notification: [String: Any], messageID: String = "136969346945", eventTime: String = "1773576000000") -> String {
+        var body: [String: Any] = ["version": "1.0", "packageName": "com.example.app", "eventTimeMillis": eventTime]
         for (key, value) in notification { body[key] = value }
         let data = Data(IngestFixtures.json(body).utf8).base64EncodedString()
         return IngestFixtures.json(["message": ["data": data, "messageId": messageID, "attributes": [String: String]()],

@@ -87,3 +87,20 @@ struct TeamStoreLayoutTests {
         #expect(try team.run(["verify"], in: "s1").exitCode == 0)
     }
 }
+
+extension TeamStoreLayoutTests {
+    /// The same Google Play document imported again commits nothing.
+    @Test func reimportingAPlayDocumentCommitsNothing() throws {
+        let (team, secrets) = try Self.team()
+        writeFile(team.store("s0") + "/config.json", readFile(repositoryRoot + "/Fixtures/import/config.json")!)
+        try team.git(["commit", "--quiet", "-am", "play products"], in: "s0")
+        #expect(try Self.ingest(team, [GooglePlayNotificationTests.subscription(2)], secrets: secrets).exitCode == 0)
+        let document = repositoryRoot + "/Fixtures/import/googleplay/purchase-active.json"
+        #expect(try team.run(["import", document, "--at", "2026-03-15T12:05:00Z"], in: "s0").exitCode == 0)
+        let head = try team.head("s0")
+        let again = try team.run(["import", document, "--at", "2026-03-16T08:00:00Z"], in: "s0")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(try team.head("s0") == head, "a second import of the same document made a commit")
+        #expect(try team.settledStatus(in: "s0") == "")
+    }
+}

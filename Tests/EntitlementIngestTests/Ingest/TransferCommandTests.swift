@@ -196,3 +196,39 @@ struct TransferCommandTests {
         }
     }
 }
+
+/// A transfer to one of the customer's own aliases is a transfer to itself: `transfer` refuses
+/// it (exit 2), a RevenueCat TRANSFER event that asks it moves nothing, and no profile is made
+/// for the alias (which would split the customer while the alias index still points home).
+@Suite(.tags(.cli))
+struct TransferToOwnAliasTests {
+    typealias F = IngestFixtures
+
+    static func store(_ directory: TemporaryDirectory) -> (store: String, secrets: String) {
+        let (store, secrets) = F.store(in: directory)
+        let body = F.revenueCat("INITIAL_PURCHASE", id: "e1", at: 0, extra: ["aliases": ["a-anon"]])
+        #expect(runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: body).exitCode == 0)
+        return (store, secrets)
+    }
+
+    @Test func theCommandRefusesIt() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = Self.store(directory)
+        let result = runCLI(["transfer", "alice", "a-anon", "--reason", "merge", "--actor", "dana", "--yes", "--store", store])
+        #expect(result.exitCode == 2, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("own ids"), "\(result.stderr)")
+        #expect(try EntitlementStore(root: store).loadProfile(userID: "a-anon") == nil)
+        #expect(runCLI(["check", "a-anon", "premium", "--store", store, "--at", F.at(1)]).exitCode == 0)
+    }
+
+    @Test func aRevenueCatTransferEventMovesNothing() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = Self.store(directory)
+        let transfer = F.revenueCat("TRANSFER", id: "e2", at: 1, user: nil, extra: ["transferred_from": ["alice"], "transferred_to": ["a-anon"]])
+        let result = runCLI(["ingest", "--stdin", "--store", store, "--secrets", secrets], stdin: transfer)
+        #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
+        #expect(try EntitlementStore(root: store).loadProfile(userID: "a-anon") == nil)
+        #expect(try EntitlementStore(root: store).loadProfile(userID: "alice")?.transactions.map(\.transactionID) == ["t1"])
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+    }
+}

@@ -151,3 +151,18 @@ struct WebhookCGITests {
 extension Spool {
     var waitingCount: Int { (try? waiting().count) ?? -1 }
 }
+
+extension WebhookCGITests {
+    /// A body shorter than CONTENT_LENGTH (a direct CGI call, a server that passes a cut body)
+    /// is a bad request: nothing is spooled or applied.
+    @Test func aBodyShorterThanContentLengthIsRefused() {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        let body = F.revenueCat("INITIAL_PURCHASE", id: "e1", at: 0)
+        let result = Self.post("revenuecat", body, store: store, secrets: secrets, extra: ["CONTENT_LENGTH": String(body.utf8.count + 10)])
+        #expect(Self.status(result).hasPrefix("Status: 400"), "\(result.stdout)")
+        #expect(result.stdout.contains("short_body"))
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", "2026-01-10T00:00:00Z"]).exitCode != 0)
+        #expect(Spool(store: EntitlementStore(root: store)).waitingCount == 0)
+    }
+}

@@ -52,11 +52,11 @@ extension Option {
 }
 
 extension Option where Value: RawRepresentable<String> & CaseIterable {
-    /// One of a fixed list of choices, with "Did you mean …?" for a near miss.
-    static func choice(_ name: String, value: String, help: String) -> Option<Value> {
-        let names = Value.allCases.map(\.rawValue)
+    /// One of a fixed list of choices (all the cases, or `among`), with "Did you mean …?" for a near miss.
+    static func choice(_ name: String, value: String, among choices: [Value] = Array(Value.allCases), help: String) -> Option<Value> {
+        let names = choices.map(\.rawValue)
         return Option(name, value: value, kind: .choice(names), help: help) { (text, source) throws(ValueProblem) in
-            if let choice = Value(rawValue: text) { return choice }
+            if let choice = Value(rawValue: text), names.contains(text) { return choice }
             let suggestion = Suggestion.closest(to: text, in: names).map { " Did you mean '\($0)'?" } ?? ""
             let expected = names.count > 1 ? "\(names.dropLast().joined(separator: ", ")) or \(names.last!)" : names.joined()
             throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected \(expected).\(suggestion)")
