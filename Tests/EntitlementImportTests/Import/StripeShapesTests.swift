@@ -108,7 +108,7 @@ extension ImportTests {
         /// The 2012 events of stripe-java's webhook-events.json (no `"object": "event"`; subscriptions
         /// without an `id`, kept under their customer's): each imports, by its `created`.
         @Test func eventsWithoutObjectEventAreRead() throws {
-            let events = try #require(JSONParser.parse(try #require(readFile(Self.sdk + "stripe-java-webhook-events-2012.json"))).arrayValue)
+            let events = try JSONParser.parse(try #require(readFile(Self.sdk + "stripe-java-webhook-events-2012.json"))).arrayValue
             let store = Store(config: #"{"schema_version": 1, "entitlements": {"premium": {"products": ["FR010_00000000000000"]}}}"#)
             var types: [String: String] = [:]
             for event in events {

@@ -16,7 +16,7 @@ struct StripeOlderShapesTests {
 
     static func events() throws -> [(type: String, body: String)] {
         let path = repositoryRoot + "/Fixtures/import/stripe/sdk/stripe-java-webhook-events-2012.json"
-        let list = try #require(try JSONParser.parse(try #require(readFile(path))).arrayValue)
+        let list = try JSONParser.parse(try #require(readFile(path))).arrayValue
         return list.map { ($0["type"]?.stringValue ?? "?", String(decoding: JSONWriter().bytes($0), as: UTF8.self)) }
     }
 
