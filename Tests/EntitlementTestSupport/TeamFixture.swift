@@ -72,7 +72,8 @@ package final class TeamFixture: @unchecked Sendable {
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let path = enumerator?.nextObject() as? String {
             if path == ".git" { enumerator?.skipDescendants(); continue }
-            if path == ".lock" { continue }
+            // The writer's lock and the local list of profile names are this clone's own, never committed.
+            if path == ".lock" || path == ".profile-names" || path == ".profile-names-added" { continue }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 files[path] = FileManager.default.contents(atPath: root + "/" + path)

@@ -40,7 +40,7 @@ struct VendorListTests {
     }
 
     @Test func refreshTakesOnlyVendorsWithAnAPI() {
-        let result = runCLI(["refresh", "alice", "--vendor", "adapty"])
+        let result = runCLI(["refresh", "alice", "--vendor", "qonversion"])
         #expect(result.exitCode == 2)
         #expect(result.stderr.contains("expected revenuecat"), "\(result.stderr)")
     }
@@ -53,7 +53,10 @@ struct VendorListTests {
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix(".swift"), let text = try? String(contentsOfFile: folder + "/" + path, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n") {
-                let named = Vendor.allCases.filter { line.contains($0.rawValue + ",") || line.contains($0.rawValue + " or") }
+                // Enum cases (`.stripe,`) are checked by the compiler; names typed as text are not.
+                let named = Vendor.allCases.filter {
+                    (line.contains($0.rawValue + ",") && !line.contains("." + $0.rawValue + ",")) || line.contains($0.rawValue + " or")
+                }
                 if named.count >= 2 { found.append("\(path): \(line.trimmingCharacters(in: .whitespaces))") }
             }
         }

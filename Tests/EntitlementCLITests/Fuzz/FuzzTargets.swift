@@ -77,8 +77,8 @@ enum FuzzTargets {
     /// Verifiers over Apple's root: strict, and accepting Xcode data (which skips the signature
     /// and so lets the fuzzer reach the identity checks). One each, so the chain cache is used.
     static let verifiers: [AppStoreSignedDataVerifier] = [
-        try! AppStoreSignedDataVerifier(bundleID: "com.example", fallbackDate: 1_700_000_000),
-        try! AppStoreSignedDataVerifier(bundleID: "com.example", appAppleID: 1234, allowXcode: true, fallbackDate: 1_700_000_000),
+        try! AppStoreSignedDataVerifier(bundleID: "com.example", fallbackDate: 1_767_225_600),
+        try! AppStoreSignedDataVerifier(bundleID: "com.example", appAppleID: 1234, allowXcode: true, fallbackDate: 1_767_225_600),
     ]
 
     /// The signed-data front end (docs/security.md): JWS framing, base64, header and payload
