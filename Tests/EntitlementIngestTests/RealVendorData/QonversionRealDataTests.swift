@@ -80,7 +80,8 @@ struct QonversionRealDataTests {
         #expect(importedRepaired.exitCode == 2 && importedRepaired.stderr.contains(Self.refusal), "\(importedRepaired.stderr)")
     }
 
-    /// Qonversion's SDK documents (MIT, ../shared; trailing commas as published) are not events.
+    /// Qonversion's SDK documents (MIT, ../shared; trailing commas as published) are not events:
+    /// `ingest` names each, the webhook answers 400 (malformed).
     @Test(.enabled(if: RealEvents.sharedHas("vendor-truth/qonversion"), "../shared/vendor-truth/qonversion is not beside the repository"))
     func sdkDocumentsAreRefusedAsEvents() throws {
         var files: [String] = []
@@ -97,5 +98,11 @@ struct QonversionRealDataTests {
         let named = ingest.stderr.components(separatedBy: "document, not an event: import it with `entitlement import`").count - 1
         #expect(named == files.count, "\(ingest.stderr)")
         #expect(ingest.stderr.contains("Qonversion permissions document") && ingest.stderr.contains("Qonversion entitlements document"), "\(ingest.stderr)")
+        let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
+        defer { server.stop() }
+        for file in files {
+            let posted = try server.post(RealEvents.url("qonversion"), body: try #require(readFile(file)), headers: RealEvents.headers["qonversion"] ?? [:])
+            #expect(posted.status == 400 && posted.body.contains("\"error\": \"malformed\""), "\(file): \(posted.body)")
+        }
     }
 }
