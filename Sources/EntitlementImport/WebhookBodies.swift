@@ -8,9 +8,9 @@ import EntitlementModel
 /// instead of calling them an unknown shape, or, for an Adapty event, reading its
 /// `profile_id` as an empty profile. App Store notifications and Stripe events are documents
 /// `import` reads, so they are not here.
-package enum WebhookBodies {
+enum WebhookBodies {
     /// The vendor whose webhook body `value` is, nil for anything else.
-    package static func vendor(_ value: JSONValue) -> Vendor? {
+    static func vendor(_ value: JSONValue) -> Vendor? {
         guard let object = value.objectValue else { return nil }
         if case .object(let event)? = object["event"], object["api_version"] != nil || event["type"]?.stringValue != nil {
             return .revenuecat
