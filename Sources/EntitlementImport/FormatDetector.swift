@@ -160,11 +160,13 @@ package enum FormatDetector {
 
 extension FormatDetector {
     /// What a document `import` reads is called ("RevenueCat subscriber"), nil when `value` is
-    /// not exactly one vendor's document: `ingest` names a document handed to it as an event.
+    /// not exactly one vendor's document, or is one that is also an event (an App Store
+    /// notification, a Stripe event): `ingest` and `webhook` name a document sent as an event.
     package static func documentName(_ value: JSONValue) -> String? {
         guard UnsupportedShapes.refusal(value, file: "") == nil, WebhookBodies.vendor(value) == nil else { return nil }
         let matching = DocumentSignature.allCases.filter { $0.matches(value) }
-        guard matching.count == 1, let only = matching.first else { return nil }
+        guard matching.count == 1, let only = matching.first,
+              ![.appStoreNotification, .appStoreSignedNotification, .stripeEvent].contains(only) else { return nil }
         return "\(only.format.displayName) \(only.shape.words)"
     }
 }

@@ -73,10 +73,7 @@ package enum IngestInput {
 
     /// Why a body of no known vendor is not an event: a document `import` reads is named as one.
     private static func notAnEvent(_ body: [UInt8]) -> String {
-        guard let value = try? JSONParser.parse(body, allowTrailingCommas: true), let document = FormatDetector.documentName(value) else {
-            return "not an event of a known vendor (pass --vendor)"
-        }
-        return "\(document) document, not an event: import it with `entitlement import`"
+        DocumentBody.refusal(body) ?? "not an event of a known vendor (pass --vendor)"
     }
 
     /// The unit of a local body: `vendor`, else the one adapter whose shape the body has.

@@ -88,6 +88,6 @@ struct AdaptyRealDataTests {
                 .filter { $0.hasSuffix(".json") && $0 != "cases.json" }.sorted().map { RealEvents.shared + folder + $0 }
         }
         #expect(files.count >= 7)
-        try RealEvents.documentRefusedAsEvent("adapty", files, name: "Adapty profile", webhookMessage: "event_type: missing required field")
+        try RealEvents.documentRefusedAsEvent("adapty", files, name: "Adapty profile", webhookMessage: "not a well-formed Adapty event: Adapty profile document, not an event")
     }
 }

@@ -43,7 +43,7 @@ struct GooglePlayRealDataTests {
 
     @Test func googlesLifecycleExamplesAreRefusedAsEvents() throws {
         try RealEvents.documentRefusedAsEvent("googleplay", Self.lifecycle.map { Self.docs + $0.file },
-                                              name: "Google Play subscription purchase", webhookMessage: "message: missing required field")
+                                              name: "Google Play subscription purchase", webhookMessage: "not a well-formed Google Play event: Google Play subscription purchase document, not an event")
     }
 
     /// Google's snippets as published (placeholders, comments, elisions): refused with the parser's message.

@@ -92,8 +92,8 @@ enum RealEvents {
         }
     }
 
-    /// A document `import` reads, handed to `ingest --from` and to the webhook: refused by name
-    /// (ingest exit 2) and 400.
+    /// A document `import` reads, handed to `ingest --from` (with and without `--vendor`) and
+    /// to the webhook: refused by name (ingest exit 2, webhook 400).
     static func documentRefusedAsEvent(_ vendor: String, _ files: [String], name: String, webhookMessage: String,
                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let directory = TemporaryDirectory()
@@ -104,6 +104,11 @@ enum RealEvents {
         #expect(ingest.exitCode == 2, sourceLocation: sourceLocation)
         let named = ingest.stderr.components(separatedBy: "\(name) document, not an event: import it with `entitlement import`").count - 1
         #expect(named == files.count, "\(ingest.stderr)", sourceLocation: sourceLocation)
+        // With --vendor the body goes to the vendor's reader, which names the document too.
+        let forced = try Binary.run(["ingest", "--from", from, "--vendor", vendor, "--store", store, "--secrets", secrets, "--json"])
+        #expect(forced.exitCode == 2 && forced.stdout.contains("\"malformed\": \(files.count)"), "\(forced.stdout)", sourceLocation: sourceLocation)
+        let forcedNamed = forced.stderr.components(separatedBy: "malformed: \(name) document, not an event").count - 1
+        #expect(forcedNamed == files.count, "\(forced.stderr)", sourceLocation: sourceLocation)
         let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
         defer { server.stop() }
         for body in bodies {

@@ -86,6 +86,6 @@ struct RevenueCatRealDataTests {
         let folder = RealEvents.shared + "vendor-samples/revenuecat/"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted().map { folder + $0 }
         try RealEvents.documentRefusedAsEvent("revenuecat", files, name: "RevenueCat subscriber",
-                                              webhookMessage: "a RevenueCat webhook needs an \\\"event\\\" object")
+                                              webhookMessage: "not a well-formed RevenueCat event: RevenueCat subscriber document, not an event")
     }
 }
