@@ -123,7 +123,7 @@ enum DocumentSignature: String, CaseIterable, Sendable {
 }
 
 /// Decides which vendor shape a document is, or says clearly why it cannot.
-enum FormatDetector {
+package enum FormatDetector {
     static let unknownShapeExpectation = """
         expected an App Store transaction, renewal info, notification, statuses or history document; \
         a RevenueCat subscriber response ({"subscriber": …}); an Adapty profile ({"profile_id": …}); \
@@ -136,6 +136,7 @@ enum FormatDetector {
     static func detect(_ value: JSONValue, format: Vendor?, file: String) throws(EntitlementError) -> DocumentSignature {
         // --format decides before detection does: a refusal by name is for the vendor named.
         if let refusal = UnsupportedShapes.refusal(value, file: file, format: format) { throw refusal }
+        if let refusal = WebhookBodies.refusal(value, file: file, format: format) { throw refusal }
         let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }
         let matching = candidates.filter { $0.matches(value) }
         let name = Terminal.escape(file)
@@ -154,5 +155,18 @@ enum FormatDetector {
             throw .usage("\(name): ambiguous document: it looks like \(listed)", hint: "Pass --format.")
         }
         return first
+    }
+}
+
+extension FormatDetector {
+    /// What a document `import` reads is called ("RevenueCat subscriber"), nil when `value` is
+    /// not exactly one vendor's document, or is one that is also an event (an App Store
+    /// notification, a Stripe event): `ingest` and `webhook` name a document sent as an event.
+    package static func documentName(_ value: JSONValue) -> String? {
+        guard UnsupportedShapes.refusal(value, file: "") == nil, WebhookBodies.vendor(value) == nil else { return nil }
+        let matching = DocumentSignature.allCases.filter { $0.matches(value) }
+        guard matching.count == 1, let only = matching.first,
+              ![.appStoreNotification, .appStoreSignedNotification, .stripeEvent].contains(only) else { return nil }
+        return "\(only.format.displayName) \(only.shape.words)"
     }
 }

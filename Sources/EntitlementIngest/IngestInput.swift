@@ -45,7 +45,7 @@ package enum IngestInput {
             do throws(EntitlementError) {
                 let body = try fileSystem.readFile(path, policy: .userFile) ?? []
                 guard let unit = unit(body, source: .file(path), vendor: vendor, now: now) else {
-                    result.problems.append("\(Terminal.escape(path)): not an event of a known vendor (pass --vendor)")
+                    result.problems.append("\(Terminal.escape(path)): \(notAnEvent(body))")
                     continue
                 }
                 result.units.append(unit)
@@ -63,12 +63,17 @@ package enum IngestInput {
             let body = Array(line.last == 0x0D ? line.dropLast() : line)
             guard body.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             guard let unit = unit(body, source: .line(index + 1), vendor: vendor, now: now) else {
-                result.problems.append("<stdin>:\(index + 1): not an event of a known vendor (pass --vendor)")
+                result.problems.append("<stdin>:\(index + 1): \(notAnEvent(body))")
                 continue
             }
             result.units.append(unit)
         }
         return result
+    }
+
+    /// Why a body of no known vendor is not an event: a document `import` reads is named as one.
+    private static func notAnEvent(_ body: [UInt8]) -> String {
+        DocumentBody.refusal(body) ?? "not an event of a known vendor (pass --vendor)"
     }
 
     /// The unit of a local body: `vendor`, else the one adapter whose shape the body has.

@@ -35,7 +35,7 @@ package struct IngestRunner: Sendable {
             return .events(try adapter.events(in: unit.request, with: authenticator))
         } catch {
             switch error {
-            case .malformed(let why): return .refused(.malformed(why))
+            case .malformed(let why): return .refused(.malformed(DocumentBody.refusal(unit.request.body) ?? why))
             case .unauthenticated(let why): return .refused(.unauthenticated(why))
             }
         }

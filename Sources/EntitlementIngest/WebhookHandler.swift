@@ -58,7 +58,7 @@ package struct WebhookHandler: Sendable {
         } catch {
             switch error {
             case .malformed(let why):
-                return .error(400, "malformed", "not a well-formed \(request.vendor.displayName) event: \(why)")
+                return .error(400, "malformed", "not a well-formed \(request.vendor.displayName) event: \(DocumentBody.refusal(request.body) ?? why)")
             case .unauthenticated(let why):
                 return .error(403, "forbidden", "signed data not verified", log: "\(vendor): \(why)")
             }
