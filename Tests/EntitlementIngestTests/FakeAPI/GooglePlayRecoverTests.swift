@@ -68,12 +68,12 @@ struct GooglePlayRecoverTests {
         #expect(!entitled(setup, "bob") && !entitled(setup, "carol"))
         #expect(setup.profile("bob").contains("\"revoked_at\": \"\(Self.voidedAt)\"") && setup.profile("bob").contains("\"refunded\""))
         // The same window again applies nothing and changes no byte.
-        let before = try snapshot(setup.store)
+        let before = try IngestFixtures.snapshot(setup.store)
         let second = recover(setup, ["--json"])
         #expect(second.exitCode == 0)
         let json = try JSONParser.parse(second.stdout)
         #expect(json["new"] == .int(0) && json["already_applied"] == .int(3) && json["not_held"] == .int(0) && json["failed"] == .int(0), "\(second.stdout)")
-        #expect(try snapshot(setup.store) == before)
+        #expect(try IngestFixtures.snapshot(setup.store) == before)
         #expect(runCLI(["verify", "--store", setup.store]).exitCode == 0)
     }
 
@@ -106,7 +106,7 @@ struct GooglePlayRecoverTests {
     @Test func aRefusedBearerOrAnAnswerOfAnotherShapeWritesNothing() throws {
         let setup = try Self.setUp()
         setup.api.on("GET", Self.path, .json(#"{"voidedPurchases": [{"orderId": "GPA.1"}]}"#))
-        let before = try snapshot(setup.store)
+        let before = try IngestFixtures.snapshot(setup.store)
         let shape = recover(setup)
         #expect(shape.exitCode == 4)
         #expect(shape.stderr.contains("voidedPurchases[0]"), "\(shape.stderr)")
@@ -114,19 +114,6 @@ struct GooglePlayRecoverTests {
         let refused = recover(setup)
         #expect(refused.exitCode == 4)
         #expect(refused.stderr.contains("googleplay.service_account_file"), "\(refused.stderr)")
-        #expect(try snapshot(setup.store) == before)
-    }
-
-    /// Every file of the store but locks and the journal, by path.
-    func snapshot(_ root: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let path = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !path.hasSuffix(".lock"), !path.contains("journal") else { continue }
-            files[path] = FileManager.default.contents(atPath: root + "/" + path)
-        }
-        return files
+        #expect(try IngestFixtures.snapshot(setup.store) == before)
     }
 }
