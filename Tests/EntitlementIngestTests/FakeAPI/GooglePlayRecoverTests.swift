@@ -103,6 +103,22 @@ struct GooglePlayRecoverTests {
         }
     }
 
+    /// `webhook googleplay` leaves the sweep for the customer to `ingest` (its deadline): the
+    /// voided notification is acknowledged, kept, and revokes on the next `ingest`.
+    @Test func aVoidedNotificationByWebhookRevokesOnTheNextIngest() throws {
+        let setup = try Self.setUp()
+        let body = GooglePlayNotificationTests.push(["voidedPurchaseNotification": [
+            "purchaseToken": "gp-token-active", "orderId": "GPA.1", "productType": 1, "refundType": 1]], eventTime: Self.voidedMillis)
+        let environment = ["REQUEST_METHOD": "POST", "CONTENT_LENGTH": String(body.utf8.count), "GATEWAY_INTERFACE": "CGI/1.1", "QUERY_STRING": "token=p"]
+        let posted = runCLI(["webhook", "googleplay", "--store", setup.store, "--secrets", setup.secrets], stdin: body, environment: environment)
+        #expect(posted.stdout.hasPrefix("Status: 200"), "\(posted.stdout)")
+        #expect(entitled(setup, "bob"))
+        let ingested = runCLI(["ingest", "--json", "--store", setup.store, "--secrets", setup.secrets])
+        #expect(ingested.exitCode == 0, "\(ingested.stdout)\(ingested.stderr)")
+        #expect(!entitled(setup, "bob"))
+        #expect(FileManager.default.fileExists(atPath: setup.store + "/" + EventLedger.relativePath(vendor: .googleplay, id: "voided:GPA.1")))
+    }
+
     @Test func aRefusedBearerOrAnAnswerOfAnotherShapeWritesNothing() throws {
         let setup = try Self.setUp()
         setup.api.on("GET", Self.path, .json(#"{"voidedPurchases": [{"orderId": "GPA.1"}]}"#))
