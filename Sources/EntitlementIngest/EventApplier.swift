@@ -35,6 +35,7 @@ struct EventApplier {
         if let transfer = event.effects.transfer {
             return applyTransfer(transfer, event: event)
         }
+        if let revocation = event.effects.playRevocation { return applyRevocation(revocation, event: event) }
         guard let document = event.effects.document else { return .noChange("no records") }
         guard let customer = event.customer else {
             guard event.effects.holderOf.isEmpty else {
@@ -117,6 +118,24 @@ struct EventApplier {
         guard profile != stored || profile.json != stored?.json else { return }
         profiles[profile.customerUserID] = .some(profile)
         if !changed.contains(profile.customerUserID) { changed.append(profile.customerUserID) }
+    }
+
+    /// A voided Play purchase: its transactions revoked in the profile holding its token.
+    private mutating func applyRevocation(_ revocation: PlayRevocation, event: IngestEvent) -> EventOutcome {
+        guard let customer = event.customer else {
+            guard event.effects.holderSwept else {
+                return .failed("unmatched: no single customer found holding Google Play purchase token '\(Terminal.escape(revocation.token))'; "
+                               + "kept, and retried by each `entitlement ingest`")
+            }
+            return .noChange(PlayRevocation.notHeld(revocation.token))
+        }
+        guard case .some(.some(let stored)) = profiles[customer] else { return .failed("customer '\(Terminal.escape(customer))' was not loaded") }
+        guard var profile = revocation.revoking(in: stored) else {
+            return .noChange("purchase token '\(Terminal.escape(revocation.token))' is revoked already")
+        }
+        finish(&profile, event: event)
+        store(profile, was: stored)
+        return .applied
     }
 
     private mutating func applyTransfer(_ transfer: EventTransfer, event: IngestEvent) -> EventOutcome {

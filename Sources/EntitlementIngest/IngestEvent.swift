@@ -57,6 +57,8 @@ package struct EventEffects: Sendable {
     var holderOf: [String] = []
     /// False when only the index was asked for `holderOf` (a webhook), so a miss says so.
     var holderSwept = true
+    /// A voided Google Play purchase: its token's transactions are revoked (`PlayVoidedPurchase`).
+    var playRevocation: PlayRevocation?
 
     init(document: ImportDocument? = nil, transfer: EventTransfer? = nil, aliases: [String] = [], noChange: String? = nil) {
         self.document = document

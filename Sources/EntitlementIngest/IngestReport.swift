@@ -18,6 +18,8 @@ package struct IngestReport: Sendable {
     private var touchedSet: Set<String> = []
     /// How many events came from local input (no HTTP): the operator vouches for them.
     package var localEvents = 0
+    /// Voided Google Play purchases whose token no customer here holds (nothing to revoke).
+    package var notHeld = 0
     package var exitCode: ExitCode = .success
 
     package init() {}
@@ -27,6 +29,7 @@ package struct IngestReport: Sendable {
             counts[outcome.column, default: 0] += 1
             exitCode = ExitCode.worst(exitCode, outcome.exitCode)
             if event != nil, !result.unit.request.overHTTP, !result.unit.source.isAPI { localEvents += 1 }
+            if case .noChange = outcome, let event, event.effects.playRevocation != nil, event.customer == nil { notHeld += 1 }
             switch outcome {
             case .applied, .noChange, .duplicate, .outOfOrder: continue
             case .unauthenticated(let why), .unsupported(let why), .malformed(let why), .failed(let why):

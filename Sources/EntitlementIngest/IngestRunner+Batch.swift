@@ -14,7 +14,7 @@ extension IngestRunner {
         return try store.withWriteLock(change) { () throws(EntitlementError) -> [UnitResult] in
             // App Store notifications without appAccountToken: their customer holds the original transaction.
             var customerIndex = AppStoreCustomerIndex(store: store, sweeps: sweepsForCustomers)
-            let batch = customerIndex.resolving(batch)
+            let batch = PlayPurchaseHolders(store: store, sweeps: sweepsForCustomers).resolving(customerIndex.resolving(batch))
             let all = batch.flatMap { $0.events }
             let ledger = EventLedger(store: store)
             let configuration = try store.loadConfiguration()

@@ -7,10 +7,23 @@ import EntitlementIngest
 
 /// The vendors `ingest --recover` asks (docs/ingest.md, "Recovering missed events").
 enum RecoverVendor: String, CaseIterable, Sendable {
-    case appstore, stripe
+    case appstore, googleplay, stripe
 
-    var displayName: String { self == .appstore ? "App Store" : "Stripe" }
-    var noun: String { self == .appstore ? "notification" : "event" }
+    var displayName: String {
+        switch self {
+        case .appstore: return "App Store"
+        case .googleplay: return "Google Play"
+        case .stripe: return "Stripe"
+        }
+    }
+
+    var noun: String {
+        switch self {
+        case .appstore: return "notification"
+        case .googleplay: return "voided purchase"
+        case .stripe: return "event"
+        }
+    }
 }
 
 extension IngestCommand {
@@ -34,41 +47,50 @@ extension IngestCommand {
         let now = context.now()
         let start = since ?? now, end = until ?? now
         let actor = IngestSettings.actor(flag: actor, environment: context.environment)
-        let fetched: (units: [IngestUnit], requests: Int)
+        let fetched: (prepared: [(unit: IngestUnit, parsed: IngestRunner.ParsedUnit)], requests: Int)
         let runner: IngestRunner
+        let client = VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing)
         switch recover {
         case .appstore:
-            let setup = try AppStoreAPIRun.make(store: store, secretsFlag: secrets, apiBase: apiBase, timeout: timeout, context: context)
-            runner = IngestRunner(store: store, authenticator: setup.authenticator, actor: actor)
-            fetched = try AppStoreNotificationHistory(api: setup.api).units(since: start, until: end, receivedAt: now)
-        case .stripe:
+            let session = try AppStoreAPIRun.session(store: store, secretsFlag: secrets, apiBase: apiBase, timeout: timeout, context: context)
+            runner = session.runner(actor: actor)
+            let history = try AppStoreNotificationHistory(session: session).units(since: start, until: end, receivedAt: now)
+            fetched = (history.units.map { ($0, runner.parse($0)) }, history.requests)
+        case .googleplay, .stripe:
             let path = SecretsFile.location(flag: secrets, environment: context.environment)
             let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment, store: store, now: now)
-            let client = VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing)
-            let history = try StripeEventHistory(client: client, apiBase: apiBase, secrets: authenticator.secrets, secretsPath: path)
             runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)
-            fetched = try history.units(since: start, until: end, receivedAt: now)
+            if recover == .stripe {
+                let history = StripeEventHistory(client: client, apiBase: apiBase, apiKey: try RefreshSources.apiKey(.stripe, authenticator.secrets, path))
+                let events = try history.units(since: start, until: end, receivedAt: now)
+                fetched = (events.units.map { ($0, runner.parse($0)) }, events.requests)
+            } else {
+                let google = try GooglePlayAPI(secrets: authenticator.secrets, secretsPath: path, client: client, wallClock: RefreshCommand.wallClock(context))
+                fetched = try GooglePlayVoidedPurchases(client: client, base: apiBase, google: google).units(since: start, until: end, receivedAt: now)
+            }
         }
         var progress = IngestProgress(stream: context.stderr, width: context.statusWidth)
-        progress.total = fetched.units.count
-        let report = try runner.run(fetched.units) { progress.show($0) }
+        progress.total = fetched.prepared.count
+        let report = try runner.run(prepared: fetched.prepared) { progress.show($0) }
         progress.clear()
         for problem in report.problems { context.stderr.write("\(problem)\n") }
         let counts = report.counts
-        let new = (counts["applied"] ?? 0) + (counts["out_of_order"] ?? 0), already = counts["duplicate"] ?? 0
-        let failed = report.total - new - already
+        let notHeld = report.notHeld
+        let new = (counts["applied"] ?? 0) + (counts["out_of_order"] ?? 0) - notHeld, already = counts["duplicate"] ?? 0
+        let failed = report.total - new - already - notHeld
         if json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([
                 ("vendor", .string(recover.rawValue)), ("since", .string(ISODate.format(start))), ("until", .string(ISODate.format(end))),
-                ("requests", .int(fetched.requests)), ("fetched", .int(fetched.units.count)), ("new", .int(new)),
-                ("already_applied", .int(already)), ("failed", .int(failed)),
+                ("requests", .int(fetched.requests)), ("fetched", .int(fetched.prepared.count)), ("new", .int(new)),
+                ("already_applied", .int(already)), ("not_held", .int(notHeld)), ("failed", .int(failed)),
                 ("counts", .object(JSONObject(IngestReport.columns.map { ($0, .int(counts[$0] ?? 0)) }))),
                 ("exit_code", .int(Int(report.exitCode.rawValue))),
             ]))))
         } else if !context.quiet {
-            let count = fetched.units.count
+            let count = fetched.prepared.count
             context.stdout.write("Recovered \(count) \(recover.displayName) \(recover.noun)\(count == 1 ? "" : "s") from \(ISODate.format(start)) to \(ISODate.format(end))"
-                                 + " (\(fetched.requests) request\(fetched.requests == 1 ? "" : "s")): \(new) new, \(already) already applied, \(failed) failed.\n")
+                                 + " (\(fetched.requests) request\(fetched.requests == 1 ? "" : "s")): \(new) new, \(already) already applied, "
+                                 + (recover == .googleplay ? "\(notHeld) not held here, " : "") + "\(failed) failed.\n")
         }
         return report.exitCode
     }

@@ -21,8 +21,10 @@ package struct IngestCommand: RunnableCommand, Equatable {
             spool. --refresh then re-reads every RevenueCat customer an applied event touched from
             RevenueCat's API (as 'refresh' does); a refresh that fails is named and its exit code
             counts. --recover VENDOR --since T [--until T] asks the vendor's API what it sent, or would
-            have sent, in that window (App Store: Get Notification History; Stripe: the event list)
-            and applies it as the webhook would: what is already applied is counted and left alone.
+            have sent, in that window (App Store: Get Notification History; Stripe: the event list;
+            Google Play: the voided purchases, each revoking the purchase of the customer holding its
+            token) and applies it as the webhook would: what is already applied is counted and left
+            alone.
             See docs/ingest.md.
             """,
         usage: "[--from DIR | --stdin | --recover VENDOR --since DATE [--until DATE]] [--vendor V] [--refresh] [--api-base URL] [--status] [--json] [options]",
@@ -41,7 +43,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
     static let fromOption = Option<String>.string("from", value: "DIR", kind: .directory, help: "Apply the request bodies saved as files in DIR (name order).")
     static let stdinFlag = Flag("stdin", help: "Apply JSON Lines from standard input: one request body per line.")
     static let vendorOption = Option<Vendor>.choice("vendor", value: "V", help: "Only this vendor's events (spool), or the vendor of local input (else detected).")
-    static let recoverOption = Option<RecoverVendor>.choice("recover", value: "VENDOR", help: "Fetch what VENDOR sent in --since..--until from its API and apply it: appstore, stripe.")
+    static let recoverOption = Option<RecoverVendor>.choice("recover", value: "VENDOR", help: "Fetch what VENDOR sent in --since..--until from its API and apply it: appstore, googleplay, stripe.")
     static let sinceOption = Option<Date>.date("since", help: "--recover: the window's start.")
     static let untilOption = Option<Date>.date("until", help: "--recover: the window's end (default now).")
     static let statusFlag = Flag("status", help: "Show the spool: waiting events, the oldest, and failures with reasons.")

@@ -74,8 +74,8 @@ package struct LookupCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        let setup = try AppStoreAPIRun.make(store: store, secretsFlag: secrets, apiBase: apiBase, timeout: timeout, context: context)
-        let found = try AppStoreLookup(api: setup.api, store: store, verifier: setup.verifier).lookup(orderID)
+        let session = try AppStoreAPIRun.session(store: store, secretsFlag: secrets, apiBase: apiBase, timeout: timeout, context: context)
+        let found = try AppStoreLookup(session: session).lookup(orderID)
         for warning in found.answer.document.warnings { context.warning(warning) }
         var imported: (user: String, report: IngestReport)?
         if importing {
@@ -87,7 +87,7 @@ package struct LookupCommand: RunnableCommand, Equatable {
             if let user, let holder = found.holder, user != holder {
                 context.warning("the order's transactions are held by \(Terminal.escape(holder)); imported there, not into \(Terminal.escape(user))")
             }
-            let runner = IngestRunner(store: store, authenticator: setup.authenticator, actor: try options.resolvedActor(context, store: store))
+            let runner = session.runner(actor: try options.resolvedActor(context, store: store))
             var prepared: [(unit: IngestUnit, parsed: IngestRunner.ParsedUnit)] = []
             if let event = found.answer.event(customer: target, type: "Look Up Order ID", now: context.now()) {
                 prepared.append((found.answer.unit(receivedAt: context.now()), .events([event])))

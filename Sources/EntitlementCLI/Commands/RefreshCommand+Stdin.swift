@@ -4,6 +4,14 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementIngest
 
+/// What one customer's refresh in `refresh --stdin` came to: whether it changed the store, and its JSON line.
+struct StdinRefresh {
+    var changed: Bool
+    var json: JSONObject
+    /// Why it failed although nothing threw (an App Store answer the ledger could not apply).
+    var problem: String? = nil
+}
+
 extension RefreshCommand {
     /// Failures the summary lists; the rest are counted (each is on standard error).
     static let summaryFailures = 20
@@ -12,7 +20,7 @@ extension RefreshCommand {
     /// another at the client's `--rate`, each its own locked change; one that fails is named on
     /// standard error and the others go on. A progress line on a terminal; then a summary
     /// (refreshed, unchanged, failed with reasons). Exit 4 when any failed (else the worst code).
-    func runStdin(_ refresher: CustomerRefresh, context: Context) throws(EntitlementError) -> ExitCode {
+    func runStdin(_ vendor: Vendor, context: Context, refresh: (String) throws(EntitlementError) -> StdinRefresh) throws(EntitlementError) -> ExitCode {
         var ids: [(line: Int, id: String)] = []
         var failures: [String] = []
         var failed = 0
@@ -36,23 +44,30 @@ extension RefreshCommand {
         let showProgress = !context.quiet && context.stderr.isTerminal && ids.count > 1
         var progress = ScanProgress(stream: context.stderr, label: "refresh", total: ids.count, enabled: showProgress, unit: "customers",
                                     width: context.statusWidth)
+        func fail(_ entry: (line: Int, id: String), _ why: String) {
+            failed += 1
+            progress.clear()
+            let text = "\(Terminal.escape(entry.id)) (line \(entry.line)): \(why)"
+            context.stderr.write("refresh \(text)\n")
+            if failures.count < Self.summaryFailures { failures.append(text) }
+        }
         for (index, entry) in ids.enumerated() {
             do throws(EntitlementError) {
-                let result = try refresher.refresh(entry.id, now: context.now())
-                if result.changed { changed += 1 } else { unchanged += 1 }
-                if json { context.stdout.write(JSONWriter(style: .compact).string(.object(RefreshRun.jsonObject(result))) + "\n") }
+                let result = try refresh(entry.id)
+                if let problem = result.problem {
+                    fail(entry, problem)
+                } else {
+                    if result.changed { changed += 1 } else { unchanged += 1 }
+                    if json { context.stdout.write(JSONWriter(style: .compact).string(.object(result.json)) + "\n") }
+                }
             } catch {
-                failed += 1
-                progress.clear()
-                let text = "\(Terminal.escape(entry.id)) (line \(entry.line)): \(error.description)"
-                context.stderr.write("refresh \(text)\n")
-                if failures.count < Self.summaryFailures { failures.append(text) }
+                fail(entry, error.description)
             }
             progress.show(index + 1)
         }
         progress.clear()
         if !json, !context.quiet {
-            var out = "Refreshed \(ids.count) \(refresher.source.vendor.displayName) customer\(ids.count == 1 ? "" : "s"): \(changed) changed, \(unchanged) unchanged, \(failed) failed.\n"
+            var out = "Refreshed \(ids.count) \(vendor.displayName) customer\(ids.count == 1 ? "" : "s"): \(changed) changed, \(unchanged) unchanged, \(failed) failed.\n"
             for failure in failures { out += "  failed: \(failure)\n" }
             if failed > failures.count { out += "  … and \(failed - failures.count) more failures (each is on standard error)\n" }
             context.stdout.write(out)

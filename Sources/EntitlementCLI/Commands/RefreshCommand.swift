@@ -118,7 +118,6 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         }
         transactions = try parsed.values(Self.transactionOption)
         if !transactions.isEmpty, vendor != .appstore || stdin { throw .usage("--transaction goes with --vendor appstore and one USER.", command: name) }
-        if stdin, vendor == .appstore { throw .usage("--stdin does not take --vendor appstore yet; refresh App Store customers one at a time.", command: name) }
         secrets = try parsed.value(WebhookCommand.secretsOption)
         json = parsed.flag(CommonOptions.json)
         options = MutationOptions(store: try parsed.value(CommonOptions.store), actor: try parsed.value(CommonOptions.actor))
@@ -134,7 +133,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        if vendor == .appstore, let user { return try runAppStore(user, store: store, context: context) }
+        if vendor == .appstore { return try runAppStore(store: store, context: context) }
         let perSecond = rate ?? (stdin ? RefreshSources.defaultRate(vendor) : nil)
         let client = VendorAPIClient(timeout: timeout, environment: context.environment, pacing: context.pacing,
                                      rate: perSecond.map { RequestRate(perSecond: $0) })
@@ -142,7 +141,12 @@ package struct RefreshCommand: RunnableCommand, Equatable {
                                            options: RefreshSources.Options(stripeCustomer: stripeCustomer, purchaseTokens: purchaseTokens,
                                                                            wallClock: Self.wallClock(context)))
         let refresher = CustomerRefresh(store: store, source: source, actor: try options.resolvedActor(context, store: store))
-        guard let user else { return try runStdin(refresher, context: context) }
+        guard let user else {
+            return try runStdin(vendor, context: context) { (id) throws(EntitlementError) -> StdinRefresh in
+                let result = try refresher.refresh(id, now: context.now())
+                return StdinRefresh(changed: result.changed, json: RefreshRun.jsonObject(result))
+            }
+        }
         let result = try refresher.refresh(user, now: context.now())
         for warning in result.warnings { context.warning(warning) }
         RefreshRun.write(result, json: json, to: context.stdout, quiet: context.quiet)

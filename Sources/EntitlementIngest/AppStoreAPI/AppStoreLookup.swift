@@ -11,15 +11,9 @@ import EntitlementImport
 /// holds, verified, and the customer that holds them here (by `appAccountToken`, else the
 /// original-transaction index); status 1: exit 3 (`VendorAPIError.orderNotFound`).
 package struct AppStoreLookup: Sendable {
-    package let api: AppStoreAPI
-    package let store: EntitlementStore
-    package let verifier: AppStoreSignedDataVerifier?
+    package let session: AppStoreAPISession
 
-    package init(api: AppStoreAPI, store: EntitlementStore, verifier: AppStoreSignedDataVerifier?) {
-        self.api = api
-        self.store = store
-        self.verifier = verifier
-    }
+    package init(session: AppStoreAPISession) { self.session = session }
 
     /// One transaction of the order and who holds it here.
     package struct Item: Sendable {
@@ -43,7 +37,8 @@ package struct AppStoreLookup: Sendable {
     }
 
     package func lookup(_ orderID: String) throws(EntitlementError) -> Found {
-        let (url, body) = try api.get("/inApps/v1/lookup/\(URLComponent.encoded(orderID))")
+        let store = session.store
+        let (url, body) = try session.api.get("/inApps/v1/lookup/\(URLComponent.encoded(orderID))")
         guard case .object(let root)? = try? JSONParser.parse(body), case .number(let status)? = root["status"] else {
             throw .vendorAPI(.unexpectedAnswer(url: url, detail: "no \"status\" number"))
         }
@@ -51,7 +46,7 @@ package struct AppStoreLookup: Sendable {
             guard Int(status) == 1 else { throw .vendorAPI(.unexpectedAnswer(url: url, detail: "status \(status), neither 0 nor 1")) }
             throw .vendorAPI(.orderNotFound(orderID: orderID))
         }
-        let answer = try AppStoreAnswer(body, url: url, verifier: verifier)
+        let answer = try AppStoreAnswer(body, url: url, verifier: session.verifier)
         var index = AppStoreCustomerIndex(store: store)
         var items: [Item] = []
         for mapped in answer.document.transactions {

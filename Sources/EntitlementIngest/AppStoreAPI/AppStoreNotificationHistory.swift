@@ -11,9 +11,9 @@ import EntitlementImport
 /// `ingest --recover appstore` through the webhook's adapter (verified, deduplicated by
 /// `notificationUUID` against the ledger).
 package struct AppStoreNotificationHistory: Sendable {
-    package let api: AppStoreAPI
+    package let session: AppStoreAPISession
 
-    package init(api: AppStoreAPI) { self.api = api }
+    package init(session: AppStoreAPISession) { self.session = session }
 
     /// Every notification Apple sent, or tried to, in [since, until), as webhook units; the
     /// number of requests made. Pages are all fetched before anything is applied.
@@ -25,7 +25,7 @@ package struct AppStoreNotificationHistory: Sendable {
         var seen: Set<String> = []
         repeat {
             let path = "/inApps/v1/notifications/history" + (token.map { "?paginationToken=\(URLComponent.encoded($0))" } ?? "")
-            let answer = try api.post(path, json: Array(body.utf8))
+            let answer = try session.api.post(path, json: Array(body.utf8))
             requests += 1
             let shown = URLText.withoutCredentials(answer.url)
             guard case .object(let root)? = try? JSONParser.parse(answer.body), case .array(let records)? = root["notificationHistory"] else {

@@ -15,14 +15,15 @@ import EntitlementImport
 /// Every answer is fetched and verified before anything is applied: a failure on the way
 /// (a refused signature, 401, a time-out) writes nothing.
 package struct AppStoreRefresh: Sendable {
-    package let api: AppStoreAPI
+    package let session: AppStoreAPISession
     package let runner: IngestRunner
-    package let verifier: AppStoreSignedDataVerifier?
+    var api: AppStoreAPI { session.api }
+    var verifier: AppStoreSignedDataVerifier { session.verifier }
 
-    package init(api: AppStoreAPI, runner: IngestRunner, verifier: AppStoreSignedDataVerifier?) {
-        self.api = api
-        self.runner = runner
-        self.verifier = verifier
+    /// Applies what Apple answers by `actor` (a team store's commits).
+    package init(session: AppStoreAPISession, actor: String) {
+        self.session = session
+        runner = session.runner(actor: actor)
     }
 
     /// What a refresh did: the original transactions asked about, the requests, and the events' outcomes.

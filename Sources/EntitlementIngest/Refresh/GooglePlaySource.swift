@@ -30,8 +30,7 @@ package struct GooglePlaySource: RefreshSource {
     package static func purchaseTokens(of profile: Profile?) -> [String] {
         var tokens: [String] = []
         for transaction in profile?.transactions ?? [] where transaction.store == .playStore {
-            let kept = transaction.raw["vendor"]?.objectValue?["googleplay"]?.objectValue?["purchase_token"]?.stringValue
-            let token = kept ?? transaction.transactionID
+            let token = PlayRevocation.token(of: transaction)
             if !token.isEmpty, !tokens.contains(token) { tokens.append(token) }
         }
         return tokens

@@ -42,12 +42,8 @@ package enum RefreshSources {
         case .adapty:
             return AdaptySource(client: client, base: apiBase, apiKey: try apiKey(.adapty, secrets, secretsPath))
         case .googleplay:
-            let packageName = try string(.googleplay, "package_name", secrets, secretsPath)
-            let path = try string(.googleplay, "service_account_file", secrets, secretsPath)
-            let account = try GoogleServiceAccount.load(path)
-            return GooglePlaySource(client: client, base: apiBase, packageName: packageName,
-                                    token: GoogleAccessToken(account: account, client: client, wallClock: options.wallClock),
-                                    extraTokens: options.purchaseTokens)
+            let google = try GooglePlayAPI(secrets: secrets, secretsPath: secretsPath, client: client, wallClock: options.wallClock)
+            return GooglePlaySource(client: client, base: apiBase, packageName: google.packageName, token: google.token, extraTokens: options.purchaseTokens)
         case .appstore, .qonversion:
             throw .usage("refresh does not ask \(vendor.displayName)'s API.", command: "refresh")
         }

@@ -10,7 +10,6 @@ import EntitlementImport
 /// types the webhook reads, applied through its adapter in `created` order, deduplicated by
 /// event id against the ledger. Stripe keeps events for 30 days.
 package struct StripeEventHistory: Sendable {
-    package static let defaultAPIBase = "https://api.stripe.com"
     /// The types the webhook reads (`StripeEventMapper`): the subscription's own, the invoice
     /// events it records, and refunds.
     package static let types = [
@@ -23,12 +22,11 @@ package struct StripeEventHistory: Sendable {
     package let base: String
     let apiKey: String
 
-    package init(client: VendorAPIClient, apiBase: String?, secrets: SecretsFile?, secretsPath: String) throws(EntitlementError) {
-        guard let key = secrets?.string(.stripe, "api_key") else { throw .vendorAPI(.missingKey(key: "stripe.api_key", file: secretsPath)) }
-        guard VendorAPIClient.isHeaderSafe(key) else { throw .vendorAPI(.unusableKey(key: "stripe.api_key", file: secretsPath)) }
+    /// `apiKey`: `stripe.api_key`, read as `refresh --vendor stripe` reads it (`RefreshSources.apiKey`).
+    package init(client: VendorAPIClient, apiBase: String?, apiKey: String) {
         self.client = client
-        self.base = apiBase ?? Self.defaultAPIBase
-        self.apiKey = key
+        self.base = apiBase ?? StripeSource.defaultBase
+        self.apiKey = apiKey
     }
 
     /// The events created in [since, until), oldest first, as webhook units; the requests made.

@@ -5,7 +5,8 @@ import EntitlementModel
 /// Google Play real-time developer notifications through a Pub/Sub push (docs/ingest.md,
 /// "Google Play"). Authenticated by the push token of the secrets file, given in the push
 /// URL (`…/googleplay?token=…`, CGI's `QUERY_STRING`) or as `Authorization: Bearer …`.
-/// Deduplicated on `message.messageId`, ordered by `eventTimeMillis`.
+/// Deduplicated on `message.messageId` (a voided purchase on its order id, `PlayVoidedPurchase`),
+/// ordered by `eventTimeMillis`.
 struct GooglePlayAdapter: VendorAdapter {
     let vendor = Vendor.googleplay
 
@@ -27,8 +28,13 @@ struct GooglePlayAdapter: VendorAdapter {
         let root = try EventBody.object(request.body, vendor: vendor)
         do throws(FieldError) {
             let notification = try PlayNotification(envelope: root)
+            let verification = authenticator.verification(of: request, header: "push token")
+            // A refund revokes, by the id `ingest --recover googleplay` gives the same voided purchase.
+            if case .voided(let orderID) = notification.kind, let token = notification.purchaseToken {
+                return [PlayVoidedPurchase(purchaseToken: token, orderID: orderID, voidedAt: notification.time).event(verification: verification)]
+            }
             return [IngestEvent(vendor: vendor, id: notification.messageID, type: notification.type, time: notification.time, customer: nil,
-                                effects: notification.effects, verification: authenticator.verification(of: request, header: "push token"))]
+                                effects: notification.effects, verification: verification)]
         } catch {
             throw .malformed(error.description)
         }

@@ -86,11 +86,11 @@ struct PlayNotification: Equatable, Sendable {
         }
     }
 
-    /// What the notification does to the store: nothing by itself; the reason names the token to fetch.
+    /// What the notification does to the store: nothing by itself; the reason names the token to
+    /// fetch. (A voided purchase revokes: `GooglePlayAdapter` makes it a `PlayVoidedPurchase`.)
     var effects: EventEffects {
         var effects = noChangeEffects
         if case .subscription(let code, _) = kind, ![8, 19, 20].contains(code) { effects.awaitingPurchase = purchaseToken }
-        if case .voided = kind { effects.awaitingPurchase = purchaseToken }
         return effects
     }
 
@@ -99,7 +99,7 @@ struct PlayNotification: Equatable, Sendable {
         case .test: return .none("a test notification")
         case .oneTimeProduct: return .none("a one-time product, not a subscription")
         case .voided:
-            return .none("refund of purchase \(purchaseToken ?? "?"): import its purchase document (EXPIRED), or revoke it with `entitlement revoke`")
+            return .none("refund of purchase \(purchaseToken ?? "?"): revoked by its voided-purchase event")
         case .subscription:
             return .none("purchase \(purchaseToken ?? "?") changed: import its SubscriptionPurchaseV2 document")
         }

@@ -69,12 +69,12 @@ struct AppStoreAPITests {
         let profile = readFile(s.store + "/profiles/alice.json") ?? ""
         #expect(profile.contains("\"1000\"") && profile.contains("\"1001\""))
         // Asked again (the profile now names 1000 itself), Apple signs the same state anew: nothing changes.
-        let before = try snapshot(s.store)
+        let before = try IngestFixtures.snapshot(s.store)
         let again = s.refresh("alice", ["--json"])
         #expect(again.exitCode == 0, "\(again.stderr)")
         #expect(again.stdout.contains("\"changed\": false"))
         #expect(again.stdout.contains("\"answers_already_applied\": 3"))
-        #expect(try snapshot(s.store) == before)
+        #expect(try IngestFixtures.snapshot(s.store) == before)
         #expect(runCLI(["verify", "--store", s.store]).exitCode == 0)
     }
 
@@ -194,12 +194,12 @@ struct AppStoreAPITests {
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout == "Recovered 3 App Store notifications from 2026-01-01T00:00:00Z to 2026-01-21T00:00:00Z (2 requests): 2 new, 1 already applied, 0 failed.\n")
         #expect(s.api.requests.allSatisfy { String(decoding: $0.body, as: UTF8.self) == request })
-        let before = try snapshot(s.store)
+        let before = try IngestFixtures.snapshot(s.store)
         let second = s.run(arguments + ["--json"])
         #expect(second.exitCode == 0)
         #expect(second.stdout.contains("\"new\": 0"))
         #expect(second.stdout.contains("\"already_applied\": 3"))
-        #expect(try snapshot(s.store) == before)
+        #expect(try IngestFixtures.snapshot(s.store) == before)
         #expect(s.events().count == 3)
         #expect(s.api.refusals.isEmpty)
     }
@@ -229,18 +229,5 @@ struct AppStoreAPITests {
         let second = s.run(arguments)
         #expect(second.stdout.contains("0 new, 2 already applied"))
         #expect(s.api.refusals.isEmpty, "\(s.api.refusals)")
-    }
-
-    /// Every file of the store, by path: a run that must change nothing is compared byte for byte.
-    func snapshot(_ root: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let path = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !path.hasSuffix(".lock"), !path.contains("journal") else { continue }
-            files[path] = FileManager.default.contents(atPath: root + "/" + path)
-        }
-        return files
     }
 }

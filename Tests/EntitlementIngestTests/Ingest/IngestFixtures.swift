@@ -125,3 +125,18 @@ extension IngestFixtures {
         #expect(runCLI(["verify", "--store", store]).exitCode == 0, sourceLocation: sourceLocation)
     }
 }
+
+extension IngestFixtures {
+    /// Every file of the store but locks and the journal, by path: a run that must change nothing is compared byte for byte.
+    static func snapshot(_ root: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  !path.hasSuffix(".lock"), !path.contains("journal") else { continue }
+            files[path] = FileManager.default.contents(atPath: root + "/" + path)
+        }
+        return files
+    }
+}

@@ -28,8 +28,10 @@ struct RefreshTests {
         return (store, secrets, try RecordedAPI(directory: directory.path + "/api"))
     }
 
-    static func refresh(_ user: String, _ store: String, _ secrets: String, base: String, extra: [String] = []) -> CLIResult {
-        runCLI(["refresh", user, "--vendor", "revenuecat", "--api-base", base, "--store", store, "--secrets", secrets] + extra)
+    /// The back-off waits go through `pacing`, never the wall clock.
+    static func refresh(_ user: String, _ store: String, _ secrets: String, base: String, extra: [String] = [],
+                        pacing: RecordingPacing = RecordingPacing()) -> CLIResult {
+        runCLI(["refresh", user, "--vendor", "revenuecat", "--api-base", base, "--store", store, "--secrets", secrets] + extra, pacing: pacing.pacing)
     }
 
     @Test func importsTheSubscriberLikeImport() throws {
@@ -89,9 +91,12 @@ struct RefreshTests {
         let (store, secrets, api) = try Self.setUp(directory)
         defer { api.stop() }
         if status != 404 { api.serve("alice", body: "{}", status: status) }
-        let result = Self.refresh("alice", store, secrets, base: api.base)
+        let pacing = RecordingPacing()
+        let result = Self.refresh("alice", store, secrets, base: api.base, pacing: pacing)
         #expect(result.exitCode == 4)
         #expect(result.stderr.contains(named), "\(result.stderr)")
+        // A 5xx is asked twice more after 1 and 2 s of back-off, on the injected clock.
+        #expect(pacing.slept == (status == 500 ? [1, 2] : []))
     }
 
     @Test func aBodyThatIsNoSubscriberIsExit4() throws {
