@@ -80,3 +80,7 @@ let package = Package(
         ], exclude: ["Golden"]),
     ]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

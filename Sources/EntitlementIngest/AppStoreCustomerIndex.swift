@@ -1,3 +1,4 @@
+import EntitlementImport
 import FoundationEssentials
 import Synchronization
 import EntitlementBasics

@@ -4,6 +4,7 @@ import EntitlementRules
 import EntitlementStore
 import EntitlementTeam
 import EntitlementIngest
+import FoundationEssentials
 
 /// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
 ///

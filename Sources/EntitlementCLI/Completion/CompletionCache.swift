@@ -1,3 +1,4 @@
+import EntitlementModel
 import Glibc
 import EntitlementBasics
 import EntitlementStore

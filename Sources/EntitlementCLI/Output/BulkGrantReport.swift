@@ -1,3 +1,5 @@
+import EntitlementModel
+import EntitlementRules
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON

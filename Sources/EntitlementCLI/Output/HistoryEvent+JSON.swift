@@ -1,3 +1,4 @@
+import EntitlementModel
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON

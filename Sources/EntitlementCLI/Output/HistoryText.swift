@@ -1,4 +1,5 @@
 import EntitlementBasics
+import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
 import EntitlementJSON

@@ -1,3 +1,4 @@
+import EntitlementRules
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON

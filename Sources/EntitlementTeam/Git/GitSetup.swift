@@ -1,3 +1,4 @@
+import EntitlementBasics
 import Glibc
 import EntitlementModel
 import EntitlementStore

@@ -1,3 +1,4 @@
+import EntitlementCLI
 import Foundation
 import Testing
 @testable import EntitlementBasics

@@ -1,3 +1,5 @@
+import EntitlementBasics
+import EntitlementTeam
 import FoundationEssentials
 import EntitlementModel
 import EntitlementStore
