@@ -1,9 +1,8 @@
-import EntitlementRules
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// Qonversion entitlements or permissions → an `ImportDocument` (docs/import.md, section 9.3). Pure.
 enum QonversionMapper {

@@ -1,8 +1,7 @@
-import EntitlementImport
 import FoundationEssentials
 import Synchronization
 import EntitlementBasics
-import EntitlementJSON
+import EntitlementImport
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

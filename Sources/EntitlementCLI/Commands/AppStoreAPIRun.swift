@@ -1,9 +1,8 @@
 import FoundationEssentials
-import EntitlementTrust
-import EntitlementBasics
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
+import EntitlementTrust
 
 /// What the App Store API commands (`refresh --vendor appstore`, `lookup`, `ingest --recover
 /// appstore`) set up alike: the secrets file, the store's App Store identity and verifier

@@ -1,6 +1,6 @@
-import EntitlementJSON
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

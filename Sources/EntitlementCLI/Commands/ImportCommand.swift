@@ -1,8 +1,7 @@
-import EntitlementStore
 import FoundationEssentials
-import EntitlementModel
-import EntitlementTrust
 import EntitlementImport
+import EntitlementModel
+import EntitlementStore
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
 package struct ImportCommand: RunnableCommand, Equatable {

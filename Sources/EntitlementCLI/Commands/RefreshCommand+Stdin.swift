@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
-import EntitlementIngest
 
 extension RefreshCommand {
     /// Failures the summary lists; the rest are counted (each is on standard error).

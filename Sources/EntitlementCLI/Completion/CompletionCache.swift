@@ -1,6 +1,6 @@
-import EntitlementModel
 import Glibc
 import EntitlementBasics
+import EntitlementModel
 import EntitlementStore
 
 /// A sorted copy of a store's profile file names, kept outside the store, so that

@@ -1,6 +1,6 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementIngest
+import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 

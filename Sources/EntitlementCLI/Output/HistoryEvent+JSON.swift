@@ -1,7 +1,7 @@
-import EntitlementModel
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
 

@@ -1,9 +1,8 @@
-import EntitlementRules
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// Stripe subscription objects → an `ImportDocument` (docs/import.md, "Stripe"). Pure.
 ///

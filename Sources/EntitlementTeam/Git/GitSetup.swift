@@ -1,5 +1,5 @@
-import EntitlementBasics
 import Glibc
+import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 
