@@ -18,26 +18,26 @@ let package = Package(
         .target(name: "EntitlementTrust", dependencies: ["COpenSSL"], exclude: ["README.md"]),
         // glibc calls Swift's Glibc module leaves out (pipe2): a header-only shim, for Subprocess.
         .systemLibrary(name: "CSystemShims"),
-        .target(name: "EntitlementBasics", dependencies: ["CSystemShims"]),
-        .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"]),
-        .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"]),
-        .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"]),
-        .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"]),
+        .target(name: "EntitlementBasics", dependencies: ["CSystemShims"], exclude: ["README.md"]),
+        .target(name: "EntitlementJSON", dependencies: ["EntitlementBasics"], exclude: ["README.md"]),
+        .target(name: "EntitlementModel", dependencies: ["EntitlementBasics", "EntitlementJSON"], exclude: ["README.md"]),
+        .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"], exclude: ["README.md"]),
+        .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"], exclude: ["README.md"]),
         .target(name: "EntitlementImport", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
-        ]),
+        ], exclude: ["README.md"]),
         // SHA-1 (git's object and index checksums) from libcrypto: the index's cache tree is megabytes.
         .target(name: "EntitlementTeam", dependencies: [
             "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-        ]),
+        ], exclude: ["README.md"]),
         // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementImport", "EntitlementTrust",
-        ]),
+        ], exclude: ["README.md"]),
         .target(name: "EntitlementCLI", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
             "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest",
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
