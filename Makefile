@@ -33,9 +33,11 @@ TOOLS_FLAGS   := -c release --scratch-path .build-tools -Xlinker --fatal-warning
 
 .PHONY: build build-release test demo install man release bench bench-quick bench-store bench-team stress fuzz clean
 
+## Every file imports what it uses and every target declares what its files import
+## (ARCHITECTURE.md, "The graph"); the import check makes SwiftPM refuse an undeclared import.
 build:
 	sh scripts/ensure-tools.sh --build
-	$(SWIFT) build
+	$(SWIFT) build --explicit-target-dependency-import-check error
 
 ## `swift build -c release` of the whole package, as a packager runs it in a fresh clone (every
 ## target, the test support included; its own build directory, so it never disturbs `make release`).
@@ -48,7 +50,7 @@ build-release:
 ## It first checks that the package builds in release too (build-release).
 test: build build-release
 	sh scripts/ensure-tools.sh
-	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" $(SWIFT) test
+	ENTITLEMENT_BIN="$(BIN_DIR)/entitlement" $(SWIFT) test --explicit-target-dependency-import-check error
 
 ## Long team-store runs: more convergence seeds and operations (CI runs it too).
 stress: build

@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "EntitlementRules", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel"], exclude: ["README.md"]),
         .target(name: "EntitlementStore", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules"], exclude: ["README.md"]),
         .target(name: "EntitlementImport", dependencies: [
-            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementTrust",
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTrust",
         ], exclude: ["README.md"]),
         // SHA-1 (git's object and index checksums) from libcrypto: the index's cache tree is megabytes.
         .target(name: "EntitlementTeam", dependencies: [
@@ -38,7 +38,7 @@ let package = Package(
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
             "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest",
         ], exclude: ["README.md"]),
-        .executableTarget(name: "entitlement", dependencies: ["EntitlementCLI"]),
+        .executableTarget(name: "entitlement", dependencies: ["EntitlementBasics", "EntitlementCLI"]),
         .executableTarget(name: "entitlement-bench-store", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore"]),
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
@@ -47,14 +47,13 @@ let package = Package(
         // EntitlementTestSupport holds what several test targets share: the in-process CLI runner,
         // the built-binary runner, tags, golden files, clocks and id sequences, test PKI.
         .target(name: "EntitlementTestSupport", dependencies: [
-            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementCLI",
         ], path: "Tests/EntitlementTestSupport"),
         .testTarget(name: "EntitlementBasicsTests", dependencies: ["EntitlementBasics", "EntitlementTestSupport"]),
-        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementJSON", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementRulesTests", dependencies: [
-            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTestSupport",
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementCLI", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementStoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
@@ -63,15 +62,15 @@ let package = Package(
         .testTarget(name: "EntitlementTrustTests", dependencies: ["COpenSSL", "EntitlementTrust", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementImportTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "EntitlementImport", "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementImport", "EntitlementCLI", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementTeamTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTeam", "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementTeam", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementIngestTests", dependencies: [
             "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementCLITests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
@@ -80,3 +79,7 @@ let package = Package(
         ], exclude: ["Golden"]),
     ]
 )
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

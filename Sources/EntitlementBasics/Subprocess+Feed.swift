@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A run whose standard input is produced while the child runs: gigabytes for
 /// `git fast-import` that never sit in memory at once, as `Subprocess.run`'s `input` would.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// An Adapty server-side profile → an `ImportDocument` (docs/import.md, section 9.2). Pure.
 /// Ingest maps an `access_level_updated` webhook through `accessLevel` too.

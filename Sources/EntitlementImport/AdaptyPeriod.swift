@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// Adapty's field names (server-side API, Profile object); ingest reads its webhooks' access
 /// levels with them too.

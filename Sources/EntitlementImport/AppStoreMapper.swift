@@ -1,9 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
-import EntitlementTrust
 import EntitlementModel
-import EntitlementStore
+import EntitlementTrust
 
 /// App Store documents → an `ImportDocument` (docs/import.md, section 8). Pure.
 package enum AppStoreMapper {

@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// Apple's decoded transaction and renewal payloads → our transaction and renewal info (sections 8.2–8.4).
 enum AppStorePayloads {

@@ -1,5 +1,6 @@
 import EntitlementJSON
 import EntitlementModel
+import EntitlementTrust
 
 /// One document's bytes → JSON (or a bare JWS) → its shape → an `ImportDocument`. Pure.
 package enum DocumentMapper {

@@ -1,5 +1,4 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 
 /// The warnings `import` gives about the configuration (issue 23, item 13; docs/import.md,

@@ -1,8 +1,6 @@
 import EntitlementJSON
 import EntitlementModel
 import EntitlementTrust
-import EntitlementJSON
-import EntitlementModel
 
 /// How `import` turns App Store JWS text into a payload: verified (the default, docs/security.md)
 /// or only decoded (`--no-verify`, for data already verified elsewhere).

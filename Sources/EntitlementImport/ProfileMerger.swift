@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// What merging one document into a profile changed (docs/import.md, sections 7.2–7.6).
 package struct MergeReport: Equatable, Sendable {

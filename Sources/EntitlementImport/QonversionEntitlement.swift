@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// Qonversion's field names (entitlements / permissions responses).
 enum QonversionKey {

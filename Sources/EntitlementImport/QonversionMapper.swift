@@ -2,7 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// Qonversion entitlements or permissions → an `ImportDocument` (docs/import.md, section 9.3). Pure.
 enum QonversionMapper {

@@ -1,8 +1,7 @@
-import EntitlementBasics
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
 
 /// One vendor verdict next to ours (docs/import.md, section 10).
 package struct VerdictRow: Equatable, Sendable {

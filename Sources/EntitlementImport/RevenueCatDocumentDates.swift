@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// RevenueCat's documented rule decides access from the entitlement alone: active when its
 /// `expires_date` is null or after `request_date` (docs/import.md section 9.1.3). Two

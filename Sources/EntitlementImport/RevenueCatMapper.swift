@@ -2,7 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// RevenueCat's field names (REST v1 `GET /subscribers/{id}`).
 enum RevenueCatKey {

@@ -3,7 +3,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
 
 /// RevenueCat `subscriptions` and `non_subscriptions` → transactions and renewal info (section 9.1).
 struct RevenueCatPurchases {

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import EntitlementJSON
-import EntitlementRules
 
 /// Liberal reads: fields the status rules do not decide with never make a document fail.
 ///

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import EntitlementBasics
-import EntitlementJSON
+import EntitlementImport
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

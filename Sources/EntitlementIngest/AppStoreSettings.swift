@@ -1,9 +1,9 @@
 import FoundationEssentials
-import EntitlementTrust
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
+import EntitlementTrust
 
 /// The store's App Store identity (bundle id, app Apple id, environment) and the trust that
 /// checks signed App Store data, resolved once, the same way, for every command that takes

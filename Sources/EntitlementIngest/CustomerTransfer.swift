@@ -1,7 +1,5 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
 
 /// `entitlement transfer FROM TO`: support's way to do what a RevenueCat `TRANSFER` event

@@ -1,10 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// Applies events to loaded profiles and the configuration. Pure: no files, no clock.
 ///

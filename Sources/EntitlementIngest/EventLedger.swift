@@ -2,9 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// The events applied, one file per event id: `ingest/events/VENDOR/xx/SHA256(id).json`.
 ///

@@ -1,9 +1,4 @@
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// What became of one event (or of a request that held none); the summary counts these.
 package enum EventOutcome: Equatable, Sendable {

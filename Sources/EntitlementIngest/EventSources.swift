@@ -1,5 +1,4 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

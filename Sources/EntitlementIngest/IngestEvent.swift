@@ -1,10 +1,6 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
 import EntitlementImport
+import EntitlementModel
 
 /// One vendor event in the store's terms: who it is about, when the vendor says it happened,
 /// the id that makes it happen once, and what it does to the records.

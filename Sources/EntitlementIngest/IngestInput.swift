@@ -2,9 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// The units one `ingest` run reads: the spool (failed records taken back for another try),
 /// the files of a folder, or the lines of standard input.

@@ -1,9 +1,5 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// The counts `ingest` prints (applied, duplicate, out of order, unauthenticated, unsupported,
 /// malformed, failed), the customers touched, and the exit code: the worst outcome wins.

@@ -1,10 +1,6 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 extension IngestRunner {
     /// Applies one batch under the lock: ledger lookups, profile loads, the pure applier, then

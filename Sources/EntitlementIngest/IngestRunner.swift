@@ -1,10 +1,6 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// Reads units into events (no lock) and applies them in batches under the store lock, each
 /// batch in one journal (and, in a team store, one commit). Idempotent and resumable: a

@@ -1,11 +1,7 @@
 import FoundationEssentials
-import EntitlementTrust
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// Settings `webhook` and `ingest` share: the secrets file (with the App Store entry that
 /// configures verification), and the ingest actor.

@@ -1,10 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// `ingest --status`: what waits in the spool and what failed, with reasons.
 package struct IngestStatus: Sendable, Equatable {

@@ -1,9 +1,3 @@
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// One request to ingest and where it came from; the unit `ingest` removes or marks failed.
 package struct IngestUnit: Sendable {

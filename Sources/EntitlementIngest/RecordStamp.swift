@@ -2,9 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// The event that last set a record, kept in the record as `applied_event` (docs/store-format.md,
 /// "Ingest"). A record is changed only by a newer event, so any arrival order converges.

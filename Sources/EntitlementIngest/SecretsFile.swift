@@ -2,9 +2,7 @@ import Glibc
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// The webhook secrets: a JSON file outside the store (which git shares), the user's own
 /// with mode 0600 (docs/ingest.md, "Secrets"). Never copied into the store, spool or logs.

@@ -1,11 +1,8 @@
 import FoundationEssentials
 import Glibc
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// The spool: requests written durably inside the store before `webhook` answers, waiting
 /// for `ingest` (docs/ingest.md, "The spool"). Local to one copy of the store: git ignores it.

@@ -2,9 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// One request as spooled: the body as received, the headers without credentials, when it
 /// arrived and how it was authenticated (docs/store-format.md, "Ingest").

@@ -3,8 +3,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// Who moved purchases, when and why: written into both profiles' `transfers` list.
 package struct TransferNote: Sendable, Equatable {

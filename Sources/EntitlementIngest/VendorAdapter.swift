@@ -1,9 +1,5 @@
-import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// One vendor's webhook: how its requests authenticate and what its bodies mean.
 ///

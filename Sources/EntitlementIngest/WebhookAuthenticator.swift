@@ -1,10 +1,5 @@
-import EntitlementTrust
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
+import EntitlementTrust
 
 /// The one place where requests are authenticated: secret comparisons and signed-data checks.
 ///

@@ -1,10 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// `entitlement webhook`'s work, apart from its I/O: authenticate, read the events, spool
 /// durably, then try to apply within a short wait (docs/ingest.md, "Answers").

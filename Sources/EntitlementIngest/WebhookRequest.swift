@@ -1,10 +1,5 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// One delivery as the web server handed it over: the body, the request headers and when it
 /// arrived. Built from CGI variables (`webhook`), a spool record, or a file (`ingest --from`).

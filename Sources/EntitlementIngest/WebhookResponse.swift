@@ -1,9 +1,4 @@
-import EntitlementBasics
 import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// A CGI answer (RFC 3875, 6.2): a `Status:` line, headers and a short JSON body; plus the one
 /// line the web server's error log gets, if any (never a secret, never a body).

@@ -1,4 +1,3 @@
-import EntitlementBasics
 import EntitlementJSON
 
 /// How a merge marks a grant that repeated another's idempotency key (docs/team-store.md,

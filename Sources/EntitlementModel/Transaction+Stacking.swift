@@ -1,4 +1,3 @@
-import EntitlementBasics
 import EntitlementJSON
 
 /// A `--duration` grant made while another manual grant of the same entitlement was open

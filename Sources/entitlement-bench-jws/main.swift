@@ -12,7 +12,6 @@
 // With --notifications, DIR/notifications.jsonl holds N App Store Server Notifications V2 request
 // bodies instead (`{"signedPayload": JWS}`, SUBSCRIBED/INITIAL_BUY, its signedTransactionInfo a
 // second JWS): two JWS per event, for `ingest` (scripts/bench-ingest.sh).
-import COpenSSL
 import Glibc
 
 var count = 10_000

@@ -1,8 +1,5 @@
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementStore
 import Foundation
+import EntitlementModel
 
 /// The product configuration of the synthetic store: the demo store's, plus the
 /// consumables that unlock nothing.

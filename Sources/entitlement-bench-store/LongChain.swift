@@ -1,8 +1,5 @@
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementStore
 import Foundation
+import EntitlementModel
 
 /// The "long chain" benchmark profile (issue 23, item 1): one subscription renewed `count`
 /// times, in Apple's accelerated sandbox periods of five minutes (a QA account), ending

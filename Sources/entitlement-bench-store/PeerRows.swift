@@ -1,7 +1,5 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// The rows of `bench-transactions.tsv`, which the benchmark loads into SQLite.
 ///

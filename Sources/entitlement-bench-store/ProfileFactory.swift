@@ -1,8 +1,7 @@
+import Foundation
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
-import Foundation
 
 /// The kinds of customer the synthetic store mixes, after the demo fixtures.
 /// Weights are percentages of the generated profiles.

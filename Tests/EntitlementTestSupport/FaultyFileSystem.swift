@@ -1,11 +1,7 @@
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
 import Foundation
 import Glibc
 import Synchronization
+import EntitlementStore
 
 /// A `FileSystem` over the real one that fails at a chosen step, for fault-injection tests.
 ///

@@ -3,10 +3,7 @@ import Testing
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementTrust
-import EntitlementImport
 
 /// `entitlement import` tests. Every suite nests here, so `swift test --filter Import` runs them all.
 @Suite(.tags(.cli))

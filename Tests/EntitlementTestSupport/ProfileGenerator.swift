@@ -1,14 +1,6 @@
 import Foundation
-import EntitlementIngest
-import EntitlementTrust
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementCLI
 
 /// Seeded random profiles for the engine's property tests: subscriptions with renewals,
 /// upgrades inside a chain, one-time purchases, grants, refunds and renewal info.

@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementTeam
 
 /// A team of stores sharing a bare repository on local disk, driven through the built binary.
 /// In the support target because team tests and ingest's team tests (EntitlementIngestTests) share it.

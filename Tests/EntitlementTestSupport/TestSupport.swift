@@ -1,15 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import EntitlementIngest
-import EntitlementTrust
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
 import EntitlementCLI
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).

@@ -1,15 +1,9 @@
 import Foundation
 import Testing
-import EntitlementIngest
-import EntitlementTrust
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementCLI
 
 /// The pure unit tests: no I/O, no wall clock. Every suite nests here, so
 /// `swift test --filter Unit` runs exactly them and their names never clash

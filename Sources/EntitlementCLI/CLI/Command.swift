@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementModel
-import EntitlementTeam
 
 /// A parsed command line: which command, with its typed options. Built without I/O.
 ///

@@ -1,3 +1,4 @@
+import EntitlementBasics
 extension Context {
     /// A person can answer a question: standard input and standard error are terminals.
     package var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }

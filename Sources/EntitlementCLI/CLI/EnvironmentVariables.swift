@@ -1,5 +1,4 @@
 import EntitlementStore
-import EntitlementModel
 
 /// Every environment variable the tool reads, for `help` and the man page.
 enum EnvironmentVariables {

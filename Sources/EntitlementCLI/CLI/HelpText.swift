@@ -1,3 +1,4 @@
+import EntitlementBasics
 import EntitlementModel
 
 /// Help text generated from command declarations, so help cannot drift from parsing.

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import EntitlementModel
 
 /// The manual page entitlement(1) in roff, generated from the declarations that `--help` shows.

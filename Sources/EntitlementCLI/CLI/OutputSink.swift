@@ -1,11 +1,6 @@
 import Glibc
 import Synchronization
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementIngest
 
 /// Where a command writes: a file descriptor, buffered, or memory for tests.
 ///

@@ -1,9 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementIngest
 
 /// Command-line arguments as the kernel gives them: bytes, checked before they become text.
 ///

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
+import EntitlementTrust
 
 /// The App Store API commands' share of the command line (`refresh --vendor appstore`,
 /// `lookup`, `ingest --recover appstore`): `--api-base`, and the `AppStoreAPISession` of the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

@@ -3,7 +3,6 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore
-import EntitlementImport
 
 /// `entitlement check USER [ENTITLEMENT]`: is this user entitled? Exit 0 yes, 1 no.
 package struct CheckCommand: RunnableCommand, Equatable {

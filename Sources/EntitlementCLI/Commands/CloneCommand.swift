@@ -1,6 +1,7 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement clone URL`: a working copy of a team store, ready to use.

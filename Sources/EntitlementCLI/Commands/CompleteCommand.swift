@@ -1,9 +1,7 @@
+import FoundationEssentials
 import EntitlementBasics
 import EntitlementModel
-import EntitlementRules
 import EntitlementStore
-import EntitlementTeam
-import EntitlementIngest
 
 /// `entitlement __complete users|entitlements PREFIX`: candidates for the completion scripts.
 ///

@@ -1,10 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore
-import EntitlementTeam
 
 /// `entitlement find`: every customer whose access matches the filters, streamed.
 package struct FindCommand: RunnableCommand, Equatable {

@@ -3,9 +3,6 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementIngest
 
 extension GrantCommand {
     /// Failed lines the summary lists; the others are counted (each is on standard error).

@@ -1,10 +1,10 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementModel
 import EntitlementRules
+import EntitlementStore
 import EntitlementTeam
-import EntitlementJSON
-import EntitlementIngest
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
 package struct HistoryCommand: RunnableCommand, Equatable {

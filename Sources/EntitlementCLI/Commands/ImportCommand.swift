@@ -1,7 +1,7 @@
 import FoundationEssentials
-import EntitlementModel
-import EntitlementTrust
 import EntitlementImport
+import EntitlementModel
+import EntitlementStore
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
 package struct ImportCommand: RunnableCommand, Equatable {

@@ -1,10 +1,11 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementImport
+import EntitlementIngest
+import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore
-import EntitlementImport
-import EntitlementIngest
 
 /// One run of `import` (docs/import.md, section 1): read and map every document with no
 /// lock held, then merge them in order under the writer lock and write each changed file once.

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
 
 /// The vendors `ingest --recover` asks (docs/ingest.md, "Recovering missed events").
 enum RecoverVendor: String, CaseIterable, Sendable {

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
 
 /// How `ingest --refresh` went: customers re-read, changed by it, and failed (the worst code).
 struct IngestRefreshCount: Sendable {

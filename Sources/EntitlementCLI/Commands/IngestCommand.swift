@@ -1,9 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
 import EntitlementTeam
 
 /// `entitlement ingest`: applies spooled webhook events, saved bodies or JSON Lines.

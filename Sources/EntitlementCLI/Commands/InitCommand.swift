@@ -2,7 +2,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
-import EntitlementImport
 import EntitlementTeam
 
 /// `entitlement init`: create an empty store with a product configuration.

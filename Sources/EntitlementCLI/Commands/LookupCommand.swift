@@ -1,9 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
+import EntitlementImport
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
 
 /// `entitlement lookup ORDER_ID`: which App Store transactions an order ID from Apple's e-mail
 /// receipt holds, and which customer holds them here; `--import` applies them (docs/commands.md,

@@ -1,3 +1,4 @@
+import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore

@@ -1,6 +1,7 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 
 /// `entitlement path USER`: the profile file a user id maps to, for hand-written fixtures.
 package struct PathCommand: RunnableCommand, Equatable {

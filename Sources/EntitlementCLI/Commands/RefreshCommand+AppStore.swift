@@ -1,9 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
-import EntitlementIngest
 
 extension RefreshCommand {
     /// `refresh USER --vendor appstore` (or `--stdin`): the customers' App Store subscriptions

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
-import EntitlementIngest
 
 /// What one customer's refresh in `refresh --stdin` came to: whether it changed the store, and its JSON line.
 struct StdinRefresh {

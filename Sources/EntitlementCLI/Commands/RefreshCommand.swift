@@ -1,10 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
+import EntitlementIngest
 import EntitlementModel
 import EntitlementStore
-import EntitlementTeam
-import EntitlementIngest
 
 /// `entitlement refresh USER --vendor V` (or `--stdin`): re-reads customers from the vendor's API.
 package struct RefreshCommand: RunnableCommand, Equatable {

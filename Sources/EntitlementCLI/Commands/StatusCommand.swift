@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
+import EntitlementStore
 
 /// `entitlement status USER`: the profile and every entitlement's state.
 package struct StatusCommand: RunnableCommand, Equatable {

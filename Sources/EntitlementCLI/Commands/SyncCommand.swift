@@ -1,6 +1,7 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
+import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement sync`: exchange changes with the team store's remote (`origin`).

@@ -1,8 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementModel
-import EntitlementStore
 import EntitlementIngest
+import EntitlementModel
 
 /// `entitlement transfer FROM TO`: move store purchases from one customer to another, as a
 /// RevenueCat `TRANSFER` event does (docs/ingest.md, "Transfers and aliases").

@@ -1,10 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementImport
 import EntitlementIngest
 import EntitlementModel
-import EntitlementStore
-import EntitlementTrust
 
 /// What `import` trusts for App Store signed data, from its options, the environment and
 /// `config.json` (docs/security.md). Test roots come only from an explicit option or variable.

@@ -1,9 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementStore
 import EntitlementIngest
+import EntitlementModel
 import EntitlementTeam
 
 /// `entitlement webhook VENDOR`: a CGI program (RFC 3875) a web server runs once per request.

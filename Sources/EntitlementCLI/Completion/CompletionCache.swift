@@ -1,5 +1,6 @@
 import Glibc
 import EntitlementBasics
+import EntitlementModel
 import EntitlementStore
 
 /// A sorted copy of a store's profile file names, kept outside the store, so that

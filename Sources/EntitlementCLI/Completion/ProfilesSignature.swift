@@ -1,6 +1,5 @@
 import Glibc
 import EntitlementBasics
-import EntitlementStore
 import EntitlementModel
 
 /// What the folders of `profiles/` look like from their metadata alone: enough to tell

@@ -3,10 +3,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementImport
-import EntitlementTeam
-import EntitlementStore
-import EntitlementIngest
 
 extension AccessLevel {
     /// The `--json` object; every key is always present (null when unknown).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementModel
 import EntitlementRules
 
 /// How access levels read in tables and in `check`'s one line.

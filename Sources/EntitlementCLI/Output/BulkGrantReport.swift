@@ -1,10 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 import EntitlementStore
-import EntitlementImport
-import EntitlementTeam
-import EntitlementIngest
 
 /// What `grant --stdin` prints: one JSON line per input line, or a summary table.
 enum BulkGrantReport {

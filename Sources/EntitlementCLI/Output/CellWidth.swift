@@ -1,4 +1,3 @@
-import EntitlementModel
 
 /// How many terminal cells text takes, as `wcwidth(3)` counts them, so tables of CJK
 /// and emoji align: East Asian Wide and Fullwidth characters and emoji take 2 cells,

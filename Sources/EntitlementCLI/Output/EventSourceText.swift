@@ -1,6 +1,8 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementIngest
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// How `history --explain` names the vendor event behind a change, from its audit record.
 enum EventSourceText {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementModel
 import EntitlementRules
 
 /// `--explain`: which transactions were considered for an entitlement, and why.

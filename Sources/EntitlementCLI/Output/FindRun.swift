@@ -2,8 +2,6 @@ import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
-import EntitlementTeam
 
 /// The per-profile work of `find`, safe to run on several threads: each match becomes its
 /// record in the output format at once, so a part holds text, not profiles.

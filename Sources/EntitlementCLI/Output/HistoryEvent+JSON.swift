@@ -1,6 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
+import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
 

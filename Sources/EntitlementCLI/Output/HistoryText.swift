@@ -1,8 +1,9 @@
 import EntitlementBasics
+import EntitlementIngest
+import EntitlementJSON
+import EntitlementModel
 import EntitlementRules
 import EntitlementTeam
-import EntitlementJSON
-import EntitlementIngest
 
 /// `history` as records: one row per event.
 enum HistoryText {

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementImport
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// `import --json` (docs/import.md, section 12.2). Keys are sorted by the writer.
 extension ImportReport {

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementRules
 import EntitlementImport
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// What `import` prints on stdout: one block per document and the totals (docs/import.md, section 12).
 enum ImportReport {

@@ -1,8 +1,3 @@
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementStore
-import EntitlementIngest
 
 /// A progress bar on stderr while `ingest` works through many requests; only on a terminal.
 struct IngestProgress {

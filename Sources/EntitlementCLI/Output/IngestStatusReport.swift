@@ -1,8 +1,6 @@
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementStore
 import EntitlementIngest
+import EntitlementJSON
 
 /// Prints `ingest --status` as text or JSON (docs/ingest.md, "Status").
 enum IngestStatusReport {

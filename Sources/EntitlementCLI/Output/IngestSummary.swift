@@ -1,8 +1,6 @@
-import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
-import EntitlementIngest
 
 /// Prints `ingest`'s counts as one line of text, or JSON (docs/ingest.md, "Summary").
 enum IngestSummary {

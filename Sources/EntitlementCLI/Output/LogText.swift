@@ -2,7 +2,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
 import EntitlementTeam
 
 /// `log`'s records in every `--output` format. On a narrow terminal the table drops, in

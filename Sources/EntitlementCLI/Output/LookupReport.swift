@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
-import EntitlementIngest
 
 /// What `lookup` prints: the order's transactions and their holder, as text or the stable JSON
 /// of docs/json-output.md ("lookup").

@@ -3,7 +3,6 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementTrust
 
 /// `status --json`: a profile shaped like Adapty's Profile object, at one instant.
 ///

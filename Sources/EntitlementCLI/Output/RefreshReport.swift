@@ -1,8 +1,8 @@
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
 import EntitlementImport
 import EntitlementIngest
+import EntitlementJSON
+import EntitlementModel
 
 /// What `refresh` and `ingest --refresh` share: the vendor's source from the secrets file,
 /// and the printed result.

@@ -1,8 +1,3 @@
-import EntitlementModel
-import EntitlementImport
-import EntitlementTeam
-import EntitlementStore
-import EntitlementIngest
 
 /// One line on stderr that is redrawn in place (`\r`, erase line) and erased when done.
 /// The progress displays share it; callers decide whether to draw at all.

@@ -1,4 +1,3 @@
-import EntitlementJSON
 import EntitlementRules
 
 /// ANSI colour for terminals; every function is the identity when colour is off.

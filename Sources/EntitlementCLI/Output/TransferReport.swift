@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
-import EntitlementIngest
 
 /// What `transfer` shows before it asks (stderr) and prints when done (stdout).
 enum TransferReport {

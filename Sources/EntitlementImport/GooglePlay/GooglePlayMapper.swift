@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// Google Play `SubscriptionPurchaseV2` → an `ImportDocument` (docs/import.md, "Google Play"). Pure.
 ///

@@ -1,3 +1,4 @@
+import EntitlementJSON
 import EntitlementModel
 
 /// Which customer a Stripe subscription belongs to: `customer` (`cus_…`), or the value of the

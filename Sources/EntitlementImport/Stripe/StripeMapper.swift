@@ -2,7 +2,7 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// Stripe subscription objects → an `ImportDocument` (docs/import.md, "Stripe"). Pure.
 ///

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
 
 /// The current period of one Stripe subscription item, as the store records it.
 ///

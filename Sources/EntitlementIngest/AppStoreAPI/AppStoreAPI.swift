@@ -1,9 +1,7 @@
 import FoundationEssentials
-import EntitlementTrust
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
+import EntitlementTrust
 
 /// The App Store Server API (developer.apple.com/documentation/appstoreserverapi), through
 /// `VendorAPIClient` (curl, the request on its standard input), authenticated by a JWT signed

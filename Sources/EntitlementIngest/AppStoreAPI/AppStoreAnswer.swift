@@ -1,10 +1,9 @@
 import FoundationEssentials
-import EntitlementTrust
 import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
-import EntitlementImport
+import EntitlementTrust
 
 /// A signed App Store Server API answer (Get All Subscription Statuses, a page of Get
 /// Transaction History, Look Up Order ID) in the store's terms: every JWS verified as `import`

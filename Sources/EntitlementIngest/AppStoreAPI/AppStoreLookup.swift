@@ -1,10 +1,9 @@
 import FoundationEssentials
-import EntitlementTrust
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
-import EntitlementImport
+import EntitlementTrust
 
 /// `lookup ORDER_ID`: Apple's Look Up Order ID (`GET /inApps/v1/lookup/{orderId}`), the
 /// order ID printed on the e-mail receipt a customer forwards. Status 0: the transactions it

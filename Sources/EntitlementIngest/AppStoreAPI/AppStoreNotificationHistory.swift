@@ -2,8 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
-import EntitlementImport
 
 /// Apple's Get Notification History (`POST /inApps/v1/notifications/history` with `startDate`
 /// and `endDate` in milliseconds, then `?paginationToken=` while `hasMore`): each record's

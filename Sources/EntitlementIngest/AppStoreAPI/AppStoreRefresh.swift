@@ -1,10 +1,10 @@
 import FoundationEssentials
-import EntitlementTrust
 import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
-import EntitlementImport
+import EntitlementTrust
 
 /// `refresh USER --vendor appstore`: for each original transaction id of the customer's App
 /// Store purchases (and each `--transaction`), Get All Subscription Statuses

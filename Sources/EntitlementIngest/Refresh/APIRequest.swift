@@ -1,4 +1,3 @@
-import EntitlementBasics
 
 /// One request to a vendor's API: method, URL, headers and body, every one of which reaches
 /// curl on its standard input only (`CurlConfig`), and what to check if the vendor refuses it.

@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementImport
 
 /// Adapty's server-side API: `GET {base}/api/v2/server-side-api/profile/` with
 /// `Authorization: Api-Key <adapty.api_key>` and the customer in `adapty-customer-user-id`;

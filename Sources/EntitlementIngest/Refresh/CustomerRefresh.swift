@@ -1,8 +1,8 @@
 import FoundationEssentials
 import EntitlementBasics
+import EntitlementImport
 import EntitlementModel
 import EntitlementStore
-import EntitlementImport
 
 /// `refresh USER --vendor V`: asks the vendor's API (`RefreshSource`) what it knows of the
 /// customer now and imports the answers as `import` imports those documents: under the store

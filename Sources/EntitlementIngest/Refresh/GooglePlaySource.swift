@@ -1,7 +1,6 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// The Google Play Developer API: for each purchase token in the customer's profile,
 /// `GET {base}/androidpublisher/v3/applications/{package_name}/purchases/subscriptionsv2/tokens/{token}`

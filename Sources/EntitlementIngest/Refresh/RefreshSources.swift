@@ -1,5 +1,4 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementModel
 
 /// The vendors `refresh` asks, each from its secrets-file entry (docs/security.md): which

@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementImport
 
 /// RevenueCat's REST API: `GET {base}/v1/subscribers/{app_user_id}` with
 /// `Authorization: Bearer <revenuecat.api_key>`; the answer is the subscriber document `import` reads.

@@ -2,8 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementStore
-import EntitlementImport
 
 /// Stripe's List all events (`GET /v1/events?created[gte]=…&created[lt]=…&types[]=…`,
 /// following `starting_after` while `has_more`), for `ingest --recover stripe`: the event

@@ -1,7 +1,6 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// Stripe's API: `GET {base}/v1/subscriptions?customer=cus_…&status=all&limit=100` with
 /// `Authorization: Bearer <stripe.api_key>`, following `starting_after` (the last id of a page)

@@ -1,8 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// Adapty's `access_level_updated`: the whole state of one access level at the event, read
 /// with import's `AdaptyPeriod` (its fields are a profile's `paid_access_levels` entry). Pure.

@@ -1,8 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// Adapty webhooks: one event object per request behind a fixed `Authorization` value
 /// (docs/ingest.md, "Adapty events"). Deduplicated on `event_properties.profile_event_id`,

@@ -1,8 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// One Adapty webhook event → records (docs/ingest.md, "Adapty events"). Pure.
 ///

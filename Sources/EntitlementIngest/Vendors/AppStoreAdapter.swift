@@ -1,10 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// App Store Server Notifications V2: `{"signedPayload": JWS}` (docs/ingest.md, "App Store").
 ///

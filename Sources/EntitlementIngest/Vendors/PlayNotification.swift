@@ -1,9 +1,7 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
 import EntitlementImport
+import EntitlementJSON
 
 /// One Google Play real-time developer notification, decoded from its Pub/Sub envelope. Pure.
 ///

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import EntitlementModel
 import EntitlementImport
+import EntitlementModel
 
 /// The rule Adapty's and Qonversion's webhook events share (docs/ingest.md): an event that
 /// states a transaction whole makes one record of a kind read from the event's name, a refund

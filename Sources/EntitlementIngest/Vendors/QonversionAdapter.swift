@@ -1,8 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// Qonversion webhooks: one event object per request behind `Authorization: Basic …`
 /// (docs/ingest.md, "Qonversion events"). Ordered by `time` (seconds).

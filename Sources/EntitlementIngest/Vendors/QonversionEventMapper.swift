@@ -1,8 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// One Qonversion webhook event → records (docs/ingest.md, "Qonversion events"). Pure.
 ///

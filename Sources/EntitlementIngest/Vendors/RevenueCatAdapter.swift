@@ -1,10 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// RevenueCat webhooks: `{"api_version": "1.0", "event": {…}}` behind a fixed `Authorization`
 /// value (docs/ingest.md, "RevenueCat"). Deduplicated on `event.id`, ordered by `event_timestamp_ms`.

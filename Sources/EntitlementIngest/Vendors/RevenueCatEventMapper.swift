@@ -1,10 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
-import EntitlementImport
 
 /// One RevenueCat event → records (docs/ingest.md, "RevenueCat events"). Pure.
 ///

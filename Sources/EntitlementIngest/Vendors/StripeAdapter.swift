@@ -1,8 +1,8 @@
-import EntitlementTrust
 import FoundationEssentials
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
+import EntitlementTrust
 
 /// Stripe webhooks: an event object behind `Stripe-Signature` (docs/ingest.md, "Stripe").
 /// Deduplicated on the event `id`, ordered by `created`.

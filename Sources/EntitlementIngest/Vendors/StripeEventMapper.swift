@@ -1,7 +1,7 @@
 import FoundationEssentials
+import EntitlementImport
 import EntitlementJSON
 import EntitlementModel
-import EntitlementImport
 
 /// One Stripe event → records (docs/ingest.md, "Stripe events"). Pure.
 ///

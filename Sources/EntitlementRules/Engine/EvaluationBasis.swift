@@ -1,6 +1,5 @@
-import EntitlementBasics
 import FoundationEssentials
-import EntitlementJSON
+import EntitlementBasics
 import EntitlementModel
 
 /// What the evaluations of every entitlement of one profile at one instant share: the

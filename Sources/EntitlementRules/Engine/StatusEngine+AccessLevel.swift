@@ -1,6 +1,5 @@
-import EntitlementBasics
 import FoundationEssentials
-import EntitlementJSON
+import EntitlementBasics
 import EntitlementModel
 
 extension StatusEngine {

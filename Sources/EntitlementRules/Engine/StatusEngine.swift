@@ -1,5 +1,5 @@
-import EntitlementBasics
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementModel
 
 /// The status rules: a pure function of (profile, product configuration, time).

@@ -1,6 +1,5 @@
-import EntitlementBasics
 import FoundationEssentials
-import EntitlementJSON
+import EntitlementBasics
 import EntitlementModel
 
 /// Within one subscription (one `original_transaction_id`), a transaction gives access

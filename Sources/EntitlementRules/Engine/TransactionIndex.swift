@@ -1,7 +1,6 @@
-import EntitlementBasics
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementModel
-import EntitlementJSON
 
 /// The transactions of one evaluation basis by what they unlock, built once so that each
 /// entitlement looks only at its own (issue 23, item 16: `status` of a profile with 8,000

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import EntitlementModel
 
 /// One transaction as `check --stdin` needs it: byte ranges into the profile file and
 /// parsed dates, no `String` and no box. Read by `CheckProfileScanner`, judged by

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementModel
 
 /// How long a manual grant lasts: calendar months plus exact seconds, or lifetime.
 ///

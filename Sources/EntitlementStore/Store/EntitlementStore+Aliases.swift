@@ -1,4 +1,3 @@
-import EntitlementBasics
 import EntitlementModel
 
 /// The alias index: `index/alias/NAME` holds the customer user id whose profile lists the

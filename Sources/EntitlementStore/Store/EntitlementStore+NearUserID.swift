@@ -1,5 +1,4 @@
 import EntitlementBasics
-import EntitlementModel
 
 /// "Did you mean 'alice@customer.com'?" for a customer id that has no profile.
 ///

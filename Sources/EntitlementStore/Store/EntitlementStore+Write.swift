@@ -2,7 +2,6 @@ import Glibc
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// Writing the store: every write runs under the lock, goes through `commit` (all or
 /// nothing), and is checked against the reader's rules first.

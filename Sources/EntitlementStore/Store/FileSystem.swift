@@ -1,6 +1,6 @@
 import Glibc
-import EntitlementModel
 import EntitlementBasics
+import EntitlementModel
 
 /// The store's seam to the operating system: one closure per system call it makes.
 ///

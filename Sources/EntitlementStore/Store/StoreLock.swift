@@ -1,7 +1,6 @@
 import Glibc
-import EntitlementModel
-import EntitlementRules
 import EntitlementBasics
+import EntitlementModel
 
 /// The store-wide writer lock: an exclusive `flock` on `STORE/.lock`.
 ///

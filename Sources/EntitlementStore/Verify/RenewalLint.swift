@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// The checks `verify` makes on a profile's `renewal_info`: facts that contradict each
 /// other, which the engine would otherwise answer from silently.

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import EntitlementJSON
 import EntitlementBasics
+import EntitlementJSON
 import EntitlementModel
 
 /// `verify`: every problem of a store, found without writing anything.

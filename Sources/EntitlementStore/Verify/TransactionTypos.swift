@@ -1,6 +1,5 @@
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// `verify`'s checks for likely typos in a hand-written transaction: a misspelled
 /// field is kept as an unknown key and silently changes what the transaction grants

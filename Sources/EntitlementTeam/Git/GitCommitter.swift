@@ -1,5 +1,4 @@
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 
 /// Commits a few changed files of a big repository through git's plumbing: the cost follows

@@ -1,6 +1,4 @@
-import EntitlementBasics
 import EntitlementModel
-import EntitlementStore
 
 /// Git hooks the tool installs in `.git/hooks/` (0700, in a 0700 `.git`: nobody else can
 /// change them). A hook of the same name that is not the tool's is left alone.

@@ -1,3 +1,4 @@
+import EntitlementBasics
 /// A git author: name and email, from an actor written `Name <email>` or a bare name.
 package struct GitIdentity: Equatable, Sendable {
     var name: String

@@ -1,7 +1,7 @@
+import Glibc
 import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
-import Glibc
 
 /// A team store is as private as a plain one: 0700 folders and 0600 files, `.git` included,
 /// whatever the umask of whoever runs git in it (docs/team-store.md, "Security").

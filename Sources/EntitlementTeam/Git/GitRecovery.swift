@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementRules
 
 /// Finishes what a killed run left in a team store, before the next locked operation.
 ///

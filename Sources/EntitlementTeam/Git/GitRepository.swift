@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementStore
 
 /// A store that is also a git working tree: runs git in it, with the caller's environment.
 package struct GitRepository: Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 

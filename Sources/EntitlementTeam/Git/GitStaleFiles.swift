@@ -1,7 +1,6 @@
-import EntitlementBasics
+import Glibc
 import EntitlementModel
 import EntitlementStore
-import Glibc
 
 /// Removes what a killed git process of the tool's own can leave in a team store: git's lock
 /// files, the merge driver's `.merge_file_*` copies in the working tree, and the tool's

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import EntitlementBasics
 import EntitlementModel
+import EntitlementStore
 
 /// A git lock that a git process killed outside the tool left (a plain `git fetch` stopped
 /// with Ctrl-C, a machine that lost power): the tool's own fetches leave a marker and are

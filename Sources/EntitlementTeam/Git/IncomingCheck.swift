@@ -1,7 +1,6 @@
 import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
-import EntitlementJSON
 
 /// Before a merge (or a clone's checkout), what arrives from the remote is inspected in git's
 /// object store: only store files, as plain files (`StoreTreePolicy`); every profile and

@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementModel
-import EntitlementStore
 
 /// The files a fetched commit changes, with git's modes, read before anything is checked out.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import EntitlementBasics
 import EntitlementModel
 
 /// Fills in the stat data of a freshly read tree's index with what the bulk load saw when it

@@ -1,5 +1,4 @@
 import Glibc
-import EntitlementBasics
 
 /// The small half of git's split index (`core.splitIndex`): `.git/index` holding only the
 /// entries changed since the shared index `.git/sharedindex.<id>` was written, the `link`

@@ -1,9 +1,5 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
-import EntitlementModel
 import EntitlementRules
-import EntitlementStore
 
 /// What `entitlement log` lists: a pure filter over history events (no files, no clock).
 package struct LogQuery: Equatable, Sendable {

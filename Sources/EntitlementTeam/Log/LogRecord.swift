@@ -1,9 +1,7 @@
 import FoundationEssentials
-import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
-import EntitlementStore
 
 /// One line of `entitlement log`: a history event with its customer (and, in a team
 /// store, the commit that recorded it).

@@ -1,5 +1,3 @@
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 import EntitlementStore

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 

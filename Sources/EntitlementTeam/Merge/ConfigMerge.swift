@@ -1,8 +1,6 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
 
 /// The three-way merge of `config.json`: a union of entitlements and of product
 /// mappings. A change that cannot be combined meaningfully is reported, never resolved.

@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// Makes sure one idempotency key gives access at most once after a merge.
 ///

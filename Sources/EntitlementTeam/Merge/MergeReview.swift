@@ -1,7 +1,4 @@
-import EntitlementBasics
 import EntitlementJSON
-import EntitlementModel
-import EntitlementRules
 
 /// Something a merge decided that leaves a customer with less than one side meant: shown
 /// by `sync` (and by the driver under a plain `git pull`) as something for a person to

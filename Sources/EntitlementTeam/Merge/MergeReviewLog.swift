@@ -1,7 +1,6 @@
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// Where the merge driver leaves its `MergeReview`s for `sync`: git runs the driver as a
 /// separate process per file, so the records go to `.git/entitlement/merge-review`, one

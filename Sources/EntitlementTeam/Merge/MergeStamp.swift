@@ -1,8 +1,5 @@
 import FoundationEssentials
-import EntitlementBasics
-import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// When, and for whom, a merge is made: what the merge itself records (the voiding of a
 /// duplicate grant) is dated and attributed with it (issue 21, item 1).

@@ -1,6 +1,5 @@
 import EntitlementBasics
 import EntitlementJSON
-import EntitlementModel
 
 /// Two clones' records of one awaited Google Play purchase
 /// (`ingest/googleplay/purchases/SHA256(token).json`, EntitlementIngest's `AwaitingPurchase`).

@@ -1,8 +1,7 @@
+import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
 
 /// The three-way merge of one profile file. Pure and deterministic; both sides are
 /// treated alike, so `merge(base, a, b)` and `merge(base, b, a)` write the same bytes.

@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// A transaction's revocation fields, merged as one unit so that a revocation's
 /// time, reason and author always come from the same side.

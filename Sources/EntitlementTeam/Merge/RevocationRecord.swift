@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// A transaction's revocation and its restores, merged as one ordered record
 /// (issue 21, item 12), so that a merge never undoes a `restore`.

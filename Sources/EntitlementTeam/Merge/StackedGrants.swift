@@ -2,8 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
-import EntitlementStore
 
 /// A stacked grant whose base was revoked concurrently (issue 21, item 2).
 ///

@@ -1,6 +1,5 @@
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// Merges one transaction that both sides hold (matched by store and transaction id).
 ///

@@ -1,15 +1,10 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
+@testable import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
-@testable import EntitlementCLI
 import EntitlementTestSupport
 
 /// `grant --stdin` plans on every core: its results, new ids and files must be exactly

@@ -13,7 +13,8 @@ enum ArchitectureMap {
     /// The targets of the package's sources, in the order `text` declares them: library,
     /// executable and system-library targets; test targets and targets whose `path` is under
     /// `Tests/` (test support) are left out.
-    static func manifestTargets(_ text: String) -> [Target] {
+    /// With `includingTests`, test targets and the test support are kept too.
+    static func manifestTargets(_ text: String, includingTests: Bool = false) -> [Target] {
         let code = withoutComments(text)
         let kinds = [".target(", ".executableTarget(", ".systemLibrary(", ".testTarget("]
         var starts: [(index: String.Index, kind: String)] = []
@@ -37,7 +38,7 @@ enum ArchitectureMap {
                 consumedUpTo = close
                 segment = code[start.index..<max(end, close)]
             }
-            if start.kind == ".testTarget(" || segment.contains("path: \"Tests/") { continue }
+            if !includingTests, start.kind == ".testTarget(" || segment.contains("path: \"Tests/") { continue }
             targets.append(Target(name: name, dependencies: dependencies))
         }
         return targets

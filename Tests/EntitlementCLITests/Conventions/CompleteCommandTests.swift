@@ -1,15 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
 @testable import EntitlementCLI
+@testable import EntitlementStore
 import EntitlementTestSupport
 
 /// `__complete`: candidates from file names alone, through the store's one listing API.

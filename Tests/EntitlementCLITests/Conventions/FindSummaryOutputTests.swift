@@ -1,15 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
 @testable import EntitlementCLI
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 /// `find` and `summary` in every output format, and fitted to narrow and wide terminals.

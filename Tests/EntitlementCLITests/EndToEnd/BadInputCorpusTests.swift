@@ -1,16 +1,9 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
-@testable import EntitlementCLI
-import EntitlementTestSupport
 import Foundation
 import Testing
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// Every command over the corpus in Tests/BadInput (see its README), end to end and
 /// bounded in time: a clear message, a documented exit code, no crash, no hang, and the

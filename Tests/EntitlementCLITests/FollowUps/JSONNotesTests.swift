@@ -1,15 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
 @testable import EntitlementCLI
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 /// Issue 23 item 14: under `--json`, notes and warnings on standard error are JSON objects,

@@ -3,13 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
-@testable import EntitlementCLI
 import EntitlementTestSupport
 
 /// Issue 23 item 12: a typo'd customer id does not silently become a new customer, and

@@ -1,16 +1,11 @@
+import Foundation
+import Testing
 @testable import EntitlementBasics
+@testable import EntitlementImport
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
-@testable import EntitlementCLI
 import EntitlementTestSupport
-import Foundation
-import Testing
 
 /// Defects in reading input and printing data: each test failed before its fix.
 @Suite(.tags(.cli))

@@ -2,15 +2,8 @@ import Glibc
 import Synchronization
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
 @testable import EntitlementCLI
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 extension UnitTests {

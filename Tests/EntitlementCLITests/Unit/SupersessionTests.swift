@@ -1,15 +1,8 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementTeam
-@testable import EntitlementIngest
-@testable import EntitlementCLI
 import EntitlementTestSupport
 
 extension UnitTests {

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 import EntitlementTestSupport
 
 /// Conformance with the vendors' own verdicts on their published documents

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 import EntitlementTestSupport
 
 extension ImportTests {

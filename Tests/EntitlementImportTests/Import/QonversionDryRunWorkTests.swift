@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementModel
 @testable import EntitlementImport
+@testable import EntitlementModel
 import EntitlementTestSupport
 
 extension ImportTests {

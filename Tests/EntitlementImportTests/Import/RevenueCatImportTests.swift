@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+@testable import EntitlementImport
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 import EntitlementTestSupport
 
 extension ImportTests {

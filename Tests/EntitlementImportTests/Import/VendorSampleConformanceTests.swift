@@ -3,10 +3,6 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 import EntitlementTestSupport
 
 extension ImportTests {

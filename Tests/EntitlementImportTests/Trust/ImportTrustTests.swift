@@ -1,12 +1,8 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
 @testable import EntitlementImport
+@testable import EntitlementJSON
+@testable import EntitlementStore
 import EntitlementTestSupport
 
 /// `import` verifies App Store signed data by default (issue 24, docs/security.md): refusal is

@@ -1,11 +1,6 @@
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
 @testable import EntitlementImport
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 /// Import's JWS shape test with `=` padding (issue 23, docs/import.md section 2.1): padding

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementModel
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// `refresh --vendor stripe|adapty|googleplay` (and `--stdin`) against the vendors' APIs played

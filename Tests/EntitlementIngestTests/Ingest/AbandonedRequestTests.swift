@@ -1,13 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// A webhook killed while writing its request leaves a file in `ingest/incoming/` (never

@@ -1,13 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Each Adapty event type, from the raw body (`ingest --stdin`, or `webhook` as CGI) to what

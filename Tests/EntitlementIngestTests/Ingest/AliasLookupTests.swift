@@ -3,11 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// A customer found by any of its ids (RevenueCat `aliases`, `original_app_user_id`) through

@@ -1,8 +1,6 @@
 import Foundation
 import Synchronization
 @testable import EntitlementBasics
-@testable import EntitlementIngest
-import EntitlementTestSupport
 
 /// Answers of the App Store Server API in the shapes of ../shared/vendor-events/appstore/api-responses/
 /// (getAllSubscriptionStatusesResponse, transactionHistoryResponse, lookupOrderIdResponse,

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 @testable import EntitlementIngest
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 /// `refresh --vendor appstore`, `lookup` and `ingest --recover appstore|stripe` against the App

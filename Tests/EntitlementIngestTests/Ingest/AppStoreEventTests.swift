@@ -1,13 +1,9 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 @testable import EntitlementIngest
+@testable import EntitlementModel
+@testable import EntitlementStore
 import EntitlementTestSupport
 
 /// Each App Store notificationType, from the signed body (verified against a minted test root)

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementTrust
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// One rule per App Store shape for `import`, `ingest` and `webhook` (docs/ingest.md, "App Store"):

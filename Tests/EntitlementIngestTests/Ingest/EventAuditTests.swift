@@ -1,13 +1,10 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
+@testable import EntitlementIngest
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// The audit of applied events: `history --explain` names the event behind each change,

@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
-@testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// The App Store Server API played by a `LoopbackHTTPServer`, checking each request as Apple
 /// does: a bearer JWT whose header is ES256 with the key id, typ JWT, whose claims carry the

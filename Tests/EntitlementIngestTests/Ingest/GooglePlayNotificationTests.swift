@@ -1,13 +1,8 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 @testable import EntitlementIngest
+@testable import EntitlementJSON
 import EntitlementTestSupport
 
 /// Google Play RTDN through a Pub/Sub push: every notification code decodes, the push token

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
+@testable import EntitlementIngest
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Issue 25, "Crash safety": `webhook` (as CGI, the built binary) and `ingest` are killed with

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Issue 25, "Property tests": for a seeded random set of events from several vendors, ingest

@@ -1,12 +1,4 @@
 import Foundation
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// RevenueCat's REST API played back by lighttpd on 127.0.0.1: `GET /v1/subscribers/{id}` runs

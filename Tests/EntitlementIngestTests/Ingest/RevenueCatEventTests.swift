@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+@testable import EntitlementImport
+@testable import EntitlementIngest
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Each RevenueCat event type, from the raw body (`ingest --stdin`) to what `check` answers.
 @Suite(.tags(.cli))

@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Stripe events, from the raw body (`ingest --stdin`, `webhook stripe`) to what `check` answers:

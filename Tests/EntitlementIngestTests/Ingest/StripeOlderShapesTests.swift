@@ -1,11 +1,8 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementStore
-@testable import EntitlementIngest
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Events of older Stripe API versions through `webhook stripe` (CGI) and `ingest --from`:
 /// stripe-java's webhook-events.json entries carry no `"object": "event"`, and their

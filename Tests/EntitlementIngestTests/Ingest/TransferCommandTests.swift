@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 @testable import EntitlementIngest
+@testable import EntitlementModel
+@testable import EntitlementStore
 import EntitlementTestSupport
 
 /// `entitlement transfer FROM TO`: what moves, what stays, the audit on both sides, the

@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+@testable import EntitlementImport
+@testable import EntitlementIngest
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// An unreadable ledger record never makes its event a duplicate: `ingest` fails the event
 /// (with the file named, exit 4, so the sender keeps it) and applies it once the file is fixed; `verify` reports the

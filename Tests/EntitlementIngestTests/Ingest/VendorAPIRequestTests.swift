@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementModel
 @testable import EntitlementIngest
+@testable import EntitlementModel
 import EntitlementTestSupport
 
 /// The pieces of a vendor API request that need no server: the config curl reads on its

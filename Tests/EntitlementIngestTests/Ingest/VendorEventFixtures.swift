@@ -1,13 +1,5 @@
 import Foundation
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
-import EntitlementTestSupport
 
 /// Adapty and Qonversion webhook bodies, the project's own, written from the fields the
 /// vendors document (../shared/vendor-events/README.md); no vendor sample is copied.

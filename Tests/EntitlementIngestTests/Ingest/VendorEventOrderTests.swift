@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+@testable import EntitlementImport
+@testable import EntitlementIngest
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
-@testable import EntitlementIngest
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Adapty and Qonversion deliveries in any order give byte-identical profiles, and a replay
 /// changes nothing (issue 25, semantics 1 and 2), as IngestOrderTests shows for the others.

@@ -1,13 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTrust
-@testable import EntitlementImport
 @testable import EntitlementIngest
+@testable import EntitlementStore
 import EntitlementTestSupport
 
 /// `entitlement webhook` in-process, as a web server runs it: CGI variables and a body on stdin.

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementTrust
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Apple's own signed test data (app-store-server-library-swift and -java, MIT: Fixtures/trust/

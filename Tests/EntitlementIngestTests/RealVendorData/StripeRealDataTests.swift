@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
-@testable import EntitlementTrust
-@testable import EntitlementIngest
 import EntitlementTestSupport
 
 /// Stripe's own material (Fixtures/import/stripe/sdk and Fixtures/trust/stripe: stripe-java,

@@ -1,5 +1,5 @@
+import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
 import EntitlementTestSupport
 

@@ -1,5 +1,4 @@
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
 import EntitlementTestSupport
 

@@ -1,6 +1,5 @@
 import Glibc
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
 import EntitlementTestSupport
 

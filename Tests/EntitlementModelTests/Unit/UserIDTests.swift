@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
 @testable import EntitlementModel
 import EntitlementTestSupport
 

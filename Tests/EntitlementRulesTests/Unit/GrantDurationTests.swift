@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
 @testable import EntitlementRules
 import EntitlementTestSupport
 

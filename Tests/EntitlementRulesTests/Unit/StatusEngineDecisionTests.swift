@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
+import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules

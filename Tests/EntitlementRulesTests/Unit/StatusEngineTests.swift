@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
 import EntitlementTestSupport

@@ -1,10 +1,9 @@
-@testable import EntitlementBasics
-@testable import EntitlementModel
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Glibc
 import Testing
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// A journal's commit makes durable exactly the files and the folder it names, through the
 /// store's seam: every staged file is fsynced, then `.tmp/`, before the journal is renamed into

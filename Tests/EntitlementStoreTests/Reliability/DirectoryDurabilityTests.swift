@@ -1,12 +1,10 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Glibc
 import Synchronization
 import Testing
+@testable import EntitlementBasics
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// A write that creates folders (the fan-out layout's `profiles/ab/cd/`) makes each new
 /// folder's entry durable in its parent, not only the file's entry in the new folder.

@@ -1,12 +1,9 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Glibc
 import Testing
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// Every step of a store write made to fail or to "crash", then the store checked:
 /// nothing lost, nothing half-applied (docs/store-format.md, "Writes").

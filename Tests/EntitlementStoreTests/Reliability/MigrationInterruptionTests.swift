@@ -1,12 +1,9 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Glibc
 import Testing
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// Issue 23, item 15: an interrupted `migrate` is recorded (`.migration`), every other
 /// reader of a missing profile and every writer refuses until `migrate` runs again, and no

@@ -1,11 +1,9 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Testing
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// The tool never writes a file it would refuse to read.
 @Suite(.tags(.cli))

@@ -1,12 +1,10 @@
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-import EntitlementTestSupport
 import Foundation
 import Glibc
 import Testing
+@testable import EntitlementJSON
+@testable import EntitlementModel
+@testable import EntitlementStore
+import EntitlementTestSupport
 
 /// FIFOs, links, modes and owners, leftovers of killed writers, closed pipes.
 @Suite(.tags(.endToEnd), .serialized)

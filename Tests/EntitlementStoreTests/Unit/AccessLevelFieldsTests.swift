@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
+import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
-@testable import EntitlementStore
 import EntitlementTestSupport
 
 extension UnitTests {

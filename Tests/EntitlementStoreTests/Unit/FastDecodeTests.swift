@@ -1,10 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
 @testable import EntitlementStore
 import EntitlementTestSupport
 

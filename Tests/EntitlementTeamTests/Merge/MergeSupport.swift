@@ -2,8 +2,6 @@ import Foundation
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
 @testable import EntitlementTeam
 import EntitlementTestSupport
 

@@ -4,7 +4,6 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
-@testable import EntitlementStore
 @testable import EntitlementTeam
 import EntitlementTestSupport
 

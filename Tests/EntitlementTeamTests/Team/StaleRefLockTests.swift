@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// A `.git/refs/remotes/origin/main.lock` that a git process killed outside the tool left: an

@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// A hand edit not committed is never lost by a sync: sync refuses (exit 4) and the edit is

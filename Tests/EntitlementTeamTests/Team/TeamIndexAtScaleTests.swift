@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// Git's index after the tool's commits in a store past the old 4 MB limit, above which the

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
 @testable import EntitlementModel
-@testable import EntitlementRules
 @testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// `verify --fix` on stores an older merge left with a dropped profile id (issue 21, defect 3):

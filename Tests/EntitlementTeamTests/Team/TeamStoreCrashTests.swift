@@ -1,11 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// SIGKILL during a mutation's commit or during a sync: no half-merged file, no lost

@@ -1,12 +1,6 @@
 import Foundation
 import Glibc
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// A team store shared over the network: `git daemon` on 127.0.0.1 serving the bare

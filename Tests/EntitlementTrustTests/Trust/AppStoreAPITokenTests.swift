@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import COpenSSL
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// The App Store Server API's bearer JWT (`AppStoreAPIToken`): header and claims as Apple
 /// documents them, signed ES256 with a PKCS#8 key, checked with the public half of the pair:

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Apple's MIT test data (Fixtures/trust/appstore, from app-store-server-library-swift and
 /// -java): signed data against `testCA.der` at its `signedDate`, and ChainVerifierTest's chains.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Every forgery of issue 24 against a chain minted in the test, with strict X.509 checks on.
 @Suite(.tags(.unit))

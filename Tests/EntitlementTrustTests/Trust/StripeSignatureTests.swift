@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Stripe's MIT test payload with the header derived for it (Fixtures/trust/stripe/derived-vector.txt).
 @Suite(.tags(.unit))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import EntitlementTrust
 import EntitlementTestSupport
+@testable import EntitlementTrust
 
 /// Trust root files as people have them (Fixtures/trust/appstore/pem: Apple's own test root and
 /// real root as PEM, and `openssl x509 -text`'s output), read by libcrypto (`TrustRootFile`):

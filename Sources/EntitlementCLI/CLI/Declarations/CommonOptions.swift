@@ -1,7 +1,7 @@
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementRules
 import EntitlementStore
-import EntitlementBasics
 
 /// Options that several commands share, declared once with their types and defaults.
 enum CommonOptions {

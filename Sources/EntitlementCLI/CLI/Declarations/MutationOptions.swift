@@ -1,6 +1,8 @@
 import FoundationEssentials
+import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
+import EntitlementTeam
 
 /// Options that grant, revoke and import share: where, who, and how long to wait.
 struct MutationOptions: Equatable, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementCLI
 import EntitlementTestSupport
 
 /// Every command example in README.md and docs/*.md runs against the built binary and prints

@@ -1,3 +1,5 @@
+import FoundationEssentials
+import Foundation
 /// Compares what a command printed with the output a page shows (CONTRIBUTING.md, "Docs that run").
 ///
 /// `[..]` in a shown line stands for any text within that line (a time, an id); a shown line

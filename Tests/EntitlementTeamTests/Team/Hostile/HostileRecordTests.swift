@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
-@testable import EntitlementStore
-@testable import EntitlementTeam
 import EntitlementTestSupport
 
 /// A push may bring ingest records and index entries only as the tool writes them: an
