@@ -1,3 +1,4 @@
+import EntitlementJSON
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementModel
