@@ -11,13 +11,24 @@ package enum JWS {
     package static func looksLikeJWS(_ text: String) -> Bool {
         // Split as bytes: splitting the String splits Characters (grapheme breaking), which
         // was a tenth of `ingest`'s time for App Store notifications (docs/performance.md).
-        let parts = dotParts(text)
-        guard parts.count == 3 else { return false }
-        return parts.indices.allSatisfy { index in
-            let body = parts[index].reversed().drop { $0 == UInt8(ascii: "=") }
-            let padding = parts[index].count - body.count
-            return padding <= 2 && (index == 2 || !body.isEmpty) && (padding == 0 || !body.isEmpty) && body.allSatisfy(isBase64URL)
+        // One pass over the bytes: a notification's JWS is kilobytes, checked on every event.
+        var segment = 0, body = 0, padding = 0
+        func segmentFits() -> Bool { padding <= 2 && (segment == 2 || body > 0) && (padding == 0 || body > 0) }
+        for byte in trimmed(text) {
+            switch byte {
+            case UInt8(ascii: "."):
+                guard segment < 2, segmentFits() else { return false }
+                segment += 1
+                body = 0
+                padding = 0
+            case UInt8(ascii: "="):
+                padding += 1
+            default:
+                guard padding == 0, isBase64URL(byte) else { return false }
+                body += 1
+            }
         }
+        return segment == 2 && segmentFits()
     }
 
     /// The payload object of a JWS-shaped string, or nil when the header or the payload

@@ -17,7 +17,7 @@ package struct WebhookCommand: RunnableCommand, Equatable {
             body. The request is authenticated (401/403) and written durably to the store's spool;
             200 once spooled. The answer then ends (standard output is closed) and the request is
             applied if the store's lock comes within a second, else by the next request or
-            `ingest`. 400 for a body that is not an event of VENDOR, 413 over 1 MiB, 5xx only when
+            'ingest'. 400 for a body that is not an event of VENDOR, 413 over 1 MiB, 5xx only when
             it cannot be spooled. VENDOR may come from PATH_INFO (/hooks/entitlement/appstore).
             Secrets: docs/ingest.md.
             """,
