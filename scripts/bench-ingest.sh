@@ -32,9 +32,7 @@ ingest_benchmarks() {
     dir=$WORK/ingest
     mkdir -p "$dir"
     if [ "${WEBHOOK_ONLY:-0}" = 1 ]; then
-        secrets=$PWD/$dir/secrets.json
-        printf '{"revenuecat": {"authorization": "Bearer bench"}}\n' >"$secrets" && chmod 600 "$secrets"
-        webhook_benchmark "$base" "$dir" "$secrets"
+        webhook_benchmark "$base" "$dir"
         return 0
     fi
     log "ingest: minting $INGEST_COUNT App Store notifications"
@@ -73,7 +71,7 @@ ingest_benchmarks() {
     row "the same into a team store, one commit per 500 events (${rate:-–} events/s; \`cp -a\` of the repository untimed)" "100k" "ingest-team" \
         "" "" "" "≥ 300 events/s" "$(yes_no ge "${rate:-}" 300)"
 
-    webhook_benchmark "$base" "$dir" "$secrets"
+    webhook_benchmark "$base" "$dir"
 
     user=$(manifest "$SMALL" .sample_users.active_renewing)
     rm -rf "$dir/check" && mkdir -p "$dir/check" && cp -al "$base/." "$dir/check"
@@ -109,11 +107,15 @@ fresh_benchmark() {
 }
 INGEST_FRESH_RATE=; INGEST_FRESH_CPU=
 
-# webhook_benchmark STORE DIR SECRETS: WEBHOOK_POSTS sequential posts through lighttpd and curl,
-# each followed by a post to the floor: a CGI that execs the same binary for `--version` (the
-# cost of a process start through the server), so load falls on both alike.
+# webhook_benchmark STORE DIR: WEBHOOK_POSTS sequential posts through lighttpd and curl, each
+# followed by a post to the floor: a CGI that execs the same binary for `--version` (the cost of
+# a process start through the server), so load falls on both alike. The secrets file is a
+# production one: RevenueCat's header, an App Store identity, no test roots (which would be
+# parsed by every request, as a configured root is).
 webhook_benchmark() {
-    local base=$1 dir=$2 secrets=$3 port times floor stats bin applied
+    local base=$1 dir=$2 secrets port times floor stats bin applied
+    secrets=$PWD/$dir/hook-secrets.json
+    printf '{"revenuecat": {"authorization": "Bearer bench"}, "appstore": {"bundle_id": "com.example.app"}}\n' >"$secrets" && chmod 600 "$secrets"
     case $BIN in /*) bin=$BIN ;; *) bin=$PWD/$BIN ;; esac
     command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || { echo "bench-ingest.sh: no lighttpd" >&2; return 0; }
     rm -rf "$dir/hook" && mkdir -p "$dir/hook/store" "$dir/hook/cgi" "$dir/hook/www" && cp -al "$base/." "$dir/hook/store"

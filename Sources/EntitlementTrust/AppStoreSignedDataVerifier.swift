@@ -16,7 +16,9 @@ package struct AppStoreSignedDataVerifier: Sendable {
     package static let futureSkew: Int64 = 300
     /// The effective date (Unix seconds) for a payload without `signedDate`: the injected now.
     package let fallbackDate: Int64?
-    private let chains: ChainVerifier
+    /// Built at the first chain to verify: parsing Apple's root sets up libcrypto's decoders,
+    /// three quarters of a RevenueCat webhook's instructions, which never needs it.
+    private let chains: LazyChainVerifier
     /// Headers whose chain passed, by their base64url bytes (`SigningHeaders`).
     private let headers = SigningHeaders()
     /// Counts ES256 verifications and chains built, when a test gives one.
@@ -30,12 +32,11 @@ package struct AppStoreSignedDataVerifier: Sendable {
                  environment: String? = nil, allowXcode: Bool = false, strict: Bool = true, fallbackDate: Int64? = nil,
                  counter: SignatureCounter? = nil) throws(SignedDataError) {
         var roots: [Certificate] = []
-        if includeAppleRoot, let apple = Certificate(der: AppleRootCAG3.der) { roots.append(apple) }
         for (index, bytes) in trustRoots.enumerated() {
             guard let found = TrustRootFile.certificates(bytes), !found.isEmpty else { throw .unreadableTrustRoot(index) }
             roots += found
         }
-        chains = ChainVerifier(roots: roots, strict: strict, counter: counter)
+        chains = LazyChainVerifier(roots: roots, includeAppleRoot: includeAppleRoot, strict: strict, counter: counter)
         self.counter = counter
         self.bundleID = bundleID
         self.appAppleID = appAppleID
@@ -86,7 +87,7 @@ package struct AppStoreSignedDataVerifier: Sendable {
                 ders.append(der)
             }
             date = try effectiveDate(claims)
-            chain = try chains.verified(leaf: ders[0], intermediate: ders[1])
+            chain = try chains.verifier.verified(leaf: ders[0], intermediate: ders[1])
             headers.remember(parts.headerSegment, SigningHeaders.Entry(header: parts.header, chain: chain))
         }
         try chain.requireValid(at: date)
