@@ -448,6 +448,10 @@ ingest_benchmarks
 source scripts/bench-refresh.sh
 refresh_benchmarks
 
+# shellcheck source=scripts/bench-near.sh
+source scripts/bench-near.sh
+near_benchmarks
+
 # ---------------------------------------------------------------- the table
 
 for size in "${SIZES[@]}"; do
@@ -532,6 +536,16 @@ T_SUMMARY_GRACE=$(paired_median "sweep-$LARGEST" summary grace)
         echo "| \`find --state grace_period --json\` at $L profiles | $(fmt_ms "${MEDIAN[sweep-$LARGEST-grace]}") | peak memory $(mib "${SWEEP_KIB[$LARGEST]:-}"); $(nproc) CPUs | | ≤ 10 s at 1M$([ "$LARGEST" -lt 1000000 ] && echo " (checked at $L)") | $(yes_no le "${MEDIAN[sweep-$LARGEST-grace]}" 10000) |"
         echo "| \`summary --json\` at $L profiles | $(fmt_ms "${MEDIAN[sweep-$LARGEST-summary]:-}") | \`find\` over every profile (\`--state active --entitlement premium\`): $(fmt_ms "${MEDIAN[sweep-$LARGEST-all]:-}") | ${T_SUMMARY}x | as fast as \`find\`: ≤ 1.1x when both decode every profile | $(yes_no le "$T_SUMMARY" 1.1) |"
         echo "| \`summary --json\` at $L profiles | $(fmt_ms "${MEDIAN[sweep-$LARGEST-summary]:-}") | \`find --state grace_period\` (prefilter: few profiles decoded): $(fmt_ms "${MEDIAN[sweep-$LARGEST-grace]}") | ${T_SUMMARY_GRACE}x | (reported: summary evaluates every profile) | |"
+    fi
+    if [ -n "${INGEST_FRESH_RATE:-}" ]; then
+        echo "| \`ingest --stdin\` of $FRESH_COUNT signed App Store notifications (two JWS each) into a fresh store | ${INGEST_FRESH_RATE} events/s; ${INGEST_FRESH_CPU} ms of CPU (user + sys) per event | | | ≥ 1,000 events/s, ≤ 0.5 ms of CPU per event | $(yes_no eval 'ge "$INGEST_FRESH_RATE" 1000 && le "$INGEST_FRESH_CPU" 0.5') |"
+    fi
+    if [ -n "${WEBHOOK_MEDIAN:-}" ]; then
+        echo "| one \`webhook\` post through lighttpd and curl, median of $WEBHOOK_POSTS ($WEBHOOK_APPLIED applied) | $(fmt_ms "$WEBHOOK_MEDIAN") | the floor in the same run, interleaved (a CGI that execs the same binary for \`--version\`): $(fmt_ms "$WEBHOOK_FLOOR") | ${WEBHOOK_RATIO}x | ≤ 1.5x the floor | $(yes_no le "$WEBHOOK_RATIO" 1.5) |"
+        echo "| the same, p99 | $(fmt_ms "$WEBHOOK_P99") | the floor's median: $(fmt_ms "$WEBHOOK_FLOOR") (its p99: $(fmt_ms "$WEBHOOK_FLOOR_P99")) | ${WEBHOOK_P99_RATIO}x | ≤ 3x the floor's median | $(yes_no le "$WEBHOOK_P99_RATIO" 3) |"
+    fi
+    if [ -n "${NEAR_RATIO:-}" ]; then
+        echo "| \`grant\` to a new customer at 100k profiles | $(fmt_ms "$NEAR_NEW") | the same grant to an existing customer: $(fmt_ms "$NEAR_OLD") | ${NEAR_RATIO}x | ≤ 2x the existing-customer grant | $(yes_no le "$NEAR_RATIO" 2) |"
     fi
     if [ -n "${MEDIAN[grant-stdin]:-}" ]; then
         echo "| \`grant --stdin\` of $GRANT_IDS ids (half new) into a hard-link clone of the 100k store, durable (median of $GRANT_RUNS) | $(fmt_ms "${MEDIAN[grant-stdin]}") | peak memory $(mib "$GRANT_KIB"); $GRANT_GRANTED granted | | ≤ 30 s | $(yes_no le "${MEDIAN[grant-stdin]}" 30000) |"

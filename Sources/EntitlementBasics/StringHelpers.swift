@@ -20,21 +20,23 @@ extension StringProtocol {
 /// Path helpers for the store's own, always-absolute-or-relative POSIX paths.
 package enum PathName {
     /// `a/b/c.json` → `a/b`; `c.json` → `.`.
+    /// (Each finds the last `/` among the UTF-8 bytes: searching the `String` itself walks its
+    /// Characters, and the journal takes apart several paths per file it writes.)
     package static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `a/b/c.json` → `a/b`; `c.json` → `` (for paths relative to a root).
     package static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }
 
     /// `a/b/c.json` → `c.json`.
     package static func base(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 }
 

@@ -8,9 +8,16 @@ extension IngestRunner {
     func applyBatch(_ batch: [(unit: IngestUnit, events: [IngestEvent])]) throws(EntitlementError) -> [UnitResult] {
         let change = ChangeDescription(summary: Self.summary(batch.flatMap { $0.events }), actor: actor)
         return try store.withWriteLock(change) { () throws(EntitlementError) -> [UnitResult] in
+            var waiting = batch
+            if skipsHandledSpoolFiles {
+                let spool = Spool(store: store)
+                waiting = batch.filter { spool.holds($0.unit) }
+                guard !waiting.isEmpty else { return [] }
+                store.recorder?.describe(ChangeDescription(summary: Self.summary(waiting.flatMap { $0.events }), actor: actor))
+            }
             // App Store notifications without appAccountToken: their customer holds the original transaction.
             var customerIndex = AppStoreCustomerIndex(store: store, sweeps: sweepsForCustomers)
-            let batch = PlayPurchaseHolders(store: store, sweeps: sweepsForCustomers).resolving(customerIndex.resolving(batch))
+            let batch = PlayPurchaseHolders(store: store, sweeps: sweepsForCustomers).resolving(customerIndex.resolving(waiting))
             let all = batch.flatMap { $0.events }
             let ledger = EventLedger(store: store)
             let configuration = try store.loadConfiguration()

@@ -15,6 +15,9 @@ package struct IngestRunner: Sendable {
     /// Whether an App Store notification without `appAccountToken` whose original transaction
     /// the index does not place may sweep the profiles for it (`AppStoreCustomerIndex`).
     package var sweepsForCustomers = true
+    /// Whether a spooled unit whose file is gone once the batch holds the lock is left out:
+    /// another run applied it meanwhile (webhooks apply each other's waiting requests).
+    package var skipsHandledSpoolFiles = false
 
     package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
         self.store = store

@@ -81,6 +81,12 @@ package struct Spool: Sendable {
         if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: "cannot remove: \(String(cString: strerror(errno)))") }
     }
 
+    /// False for a spooled unit whose file has left the spool (applied, or moved to `failed/`).
+    func holds(_ unit: IngestUnit) -> Bool {
+        guard case .spool(let name) = unit.source else { return true }
+        return store.fileSystem.exists("\(path)/\(name)")
+    }
+
     private func names(in directory: String) throws(EntitlementError) -> [String] {
         guard store.fileSystem.isDirectory(directory) else { return [] }
         return try store.fileSystem.list(directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()

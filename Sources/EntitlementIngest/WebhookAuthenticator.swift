@@ -41,10 +41,17 @@ package struct WebhookAuthenticator: Sendable {
     /// root, Apple's OIDs, validity at `signedDate`, ES256, and the configured identity.
     /// Returns how it was verified, or throws `.unauthenticated`.
     package func verifyAppStoreJWS(_ text: String) throws(EventRejection) -> String {
+        try verifiedAppStoreJWS(text).verification
+    }
+
+    /// `verifyAppStoreJWS`, with the verified payload's JSON bytes: a JWS is verified once and
+    /// its payload carried on to the mapper, never decoded or checked again.
+    package func verifiedAppStoreJWS(_ text: String) throws(EventRejection) -> (verification: String, payload: [UInt8]) {
         guard let appStore else { throw .unauthenticated("no App Store verifier: the secrets file's appstore entry is unusable") }
         do throws(SignedDataError) {
             let verified = try appStore.verifyDecoded(text)
-            return verified.signatureChecked ? "jws verified" : "jws of \(verified.environment ?? "local") data, accepted unsigned (allow_xcode)"
+            let verification = verified.signatureChecked ? "jws verified" : "jws of \(verified.environment ?? "local") data, accepted unsigned (allow_xcode)"
+            return (verification, verified.payload)
         } catch {
             throw .unauthenticated("signed data refused: \(error.description)")
         }

@@ -3,14 +3,20 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 
-/// `entitlement webhook`'s work, apart from its I/O: authenticate, read the events, spool
-/// durably, then try to apply within a short wait (docs/ingest.md, "Answers").
+/// `entitlement webhook`'s work, apart from its I/O, in two steps (docs/ingest.md, "Answers"):
+/// `accept` does only what the 200 promises (authenticate, read the events, spool durably);
+/// `apply`, run once the answer has gone out, applies the spooled request under the lock,
+/// with the events `accept` read (each signature checked once), and any other request left
+/// waiting in the spool. A request killed between the two stays in the spool: the next
+/// request's `apply`, or `ingest`, applies it once (the ledger makes a second apply of its
+/// events a duplicate, never a change).
 package struct WebhookHandler: Sendable {
     package var store: EntitlementStore
     package var authenticator: WebhookAuthenticator
     /// The ingest actor, for a team store's commit.
     package var actor: String
-    /// How long applying waits for the store lock; a busy store leaves the event spooled.
+    /// How long applying, after the answer, waits for the store lock; a store busy longer
+    /// leaves the request spooled for the next request or `ingest`.
     package var applyWait = 1.0
     /// Bodies larger than this are refused (413) without being read.
     package static let maximumBody = 1 << 20
@@ -41,13 +47,21 @@ package struct WebhookHandler: Sendable {
                       log: "body of \(body.count) bytes, CONTENT_LENGTH \(contentLength): refused")
     }
 
-    package func handle(_ request: WebhookRequest) -> WebhookResponse {
+    /// A request spooled and not applied yet, with the events read from it: what `apply` needs.
+    package struct Accepted: Sendable {
+        package let name: String
+        package let request: WebhookRequest
+        package let events: [IngestEvent]
+    }
+
+    /// The answer, and the spooled request to apply once it has been sent (nil when there is none).
+    package func accept(_ request: WebhookRequest) -> (response: WebhookResponse, accepted: Accepted?) {
         let vendor = request.vendor.rawValue
         guard let adapter = VendorTable.adapter(for: request.vendor) else {
-            return .error(404, "unsupported_vendor", "\(request.vendor.displayName) events are not read by this version")
+            return (.error(404, "unsupported_vendor", "\(request.vendor.displayName) events are not read by this version"), nil)
         }
         if case .refused(let status, let log) = adapter.authenticate(request, with: authenticator) {
-            return .error(status, status == 401 ? "unauthorized" : "forbidden", "not authenticated", log: log)
+            return (.error(status, status == 401 ? "unauthorized" : "forbidden", "not authenticated", log: log), nil)
         }
         let events: [IngestEvent]
         do throws(EventRejection) {
@@ -55,38 +69,20 @@ package struct WebhookHandler: Sendable {
         } catch {
             switch error {
             case .malformed(let why):
-                return .error(400, "malformed", "not a well-formed \(request.vendor.displayName) event: \(DocumentBody.refusal(request.body) ?? why)")
+                return (.error(400, "malformed", "not a well-formed \(request.vendor.displayName) event: \(DocumentBody.refusal(request.body) ?? why)"), nil)
             case .unauthenticated(let why):
-                return .error(403, "forbidden", "signed data not verified", log: "\(vendor): \(why)")
+                return (.error(403, "forbidden", "signed data not verified", log: "\(vendor): \(why)"), nil)
             }
         }
-        guard !events.isEmpty else { return WebhookResponse(status: 200, fields: [("status", .string("ok")), ("events", .int(0))]) }
-        let spool = Spool(store: store)
+        guard !events.isEmpty else { return (WebhookResponse(status: 200, fields: [("status", .string("ok")), ("events", .int(0))]), nil) }
         let name: String
         do throws(EntitlementError) {
             try store.requireExists()
-            name = try spool.write(SpoolRecord(request: request, verification: events[0].verification))
+            name = try Spool(store: store).write(SpoolRecord(request: request, verification: events[0].verification))
         } catch {
-            return .error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor): cannot spool: \(error.description)")
+            return (.error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor): cannot spool: \(error.description)"), nil)
         }
-        var fields: [(String, JSONValue)] = [("status", .string("accepted")), ("events", .int(events.count)), ("ids", .array(events.map { .string($0.id) }))]
-        var applying = store
-        applying.lockTimeout = applyWait
-        var runner = IngestRunner(store: applying, authenticator: authenticator, actor: actor)
-        // Sweeping every profile for an App Store customer takes seconds on a big store: past
-        // the vendor's deadline. The webhook uses the index only; `ingest` sweeps.
-        runner.sweepsForCustomers = false
-        do throws(EntitlementError) {
-            let report = try runner.run([IngestUnit(source: .spool(name), request: request)])
-            for column in IngestReport.columns where report.counts[column, default: 0] > 0 {
-                fields.append((column, .int(report.counts[column] ?? 0)))
-            }
-            let log = report.problems.isEmpty ? nil : "\(vendor): spooled; \(report.problems.joined(separator: "; "))"
-            return WebhookResponse(status: 200, fields: fields, log: log)
-        } catch {
-            // Spooled is acknowledged: `ingest` applies it later.
-            fields.append(("queued", .bool(true)))
-            return WebhookResponse(status: 200, fields: fields, log: "\(vendor): spooled, not applied yet: \(error.description)")
-        }
+        let fields: [(String, JSONValue)] = [("status", .string("accepted")), ("events", .int(events.count)), ("ids", .array(events.map { .string($0.id) }))]
+        return (WebhookResponse(status: 200, fields: fields), Accepted(name: name, request: request, events: events))
     }
 }

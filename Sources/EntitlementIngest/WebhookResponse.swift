@@ -27,10 +27,12 @@ package struct WebhookResponse: Sendable, Equatable {
         411: "Length Required", 413: "Content Too Large", 500: "Internal Server Error",
     ]
 
-    /// The bytes for standard output.
+    /// The bytes for standard output. `Content-Length` lets the server end the response as soon
+    /// as it has them, before this process exits (it applies the request after answering).
     package var cgiBytes: [UInt8] {
         let body = JSONWriter().bytes(.object(JSONObject(fields)))
-        let head = "Status: \(status) \(Self.reasons[status] ?? "Status")\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n\r\n"
+        let head = "Status: \(status) \(Self.reasons[status] ?? "Status")\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.count)\r\nCache-Control: no-store\r\n\r\n"
         return Array(head.utf8) + body
     }
 }

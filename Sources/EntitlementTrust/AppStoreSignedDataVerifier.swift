@@ -16,21 +16,28 @@ package struct AppStoreSignedDataVerifier: Sendable {
     package static let futureSkew: Int64 = 300
     /// The effective date (Unix seconds) for a payload without `signedDate`: the injected now.
     package let fallbackDate: Int64?
-    private let chains: ChainVerifier
+    /// Built at the first chain to verify: parsing Apple's root sets up libcrypto's decoders,
+    /// three quarters of a RevenueCat webhook's instructions, which never needs it.
+    private let chains: LazyChainVerifier
+    /// Headers whose chain passed, by their base64url bytes (`SigningHeaders`).
+    private let headers = SigningHeaders()
+    /// Counts ES256 verifications and chains built, when a test gives one.
+    package let counter: SignatureCounter?
 
     /// A verifier trusting Apple Root CA - G3 (unless `includeAppleRoot` is false) and every
     /// certificate of the `trustRoots` files (DER, or PEM with one or more blocks: `TrustRootFile`).
     /// `strict` keeps libcrypto's `X509_V_FLAG_X509_STRICT` on; Apple's own test certificates
     /// need it off (they lack key identifiers).
     package init(trustRoots: [[UInt8]] = [], includeAppleRoot: Bool = true, bundleID: String? = nil, appAppleID: Int64? = nil,
-                 environment: String? = nil, allowXcode: Bool = false, strict: Bool = true, fallbackDate: Int64? = nil) throws(SignedDataError) {
+                 environment: String? = nil, allowXcode: Bool = false, strict: Bool = true, fallbackDate: Int64? = nil,
+                 counter: SignatureCounter? = nil) throws(SignedDataError) {
         var roots: [Certificate] = []
-        if includeAppleRoot, let apple = Certificate(der: AppleRootCAG3.der) { roots.append(apple) }
         for (index, bytes) in trustRoots.enumerated() {
             guard let found = TrustRootFile.certificates(bytes), !found.isEmpty else { throw .unreadableTrustRoot(index) }
             roots += found
         }
-        chains = ChainVerifier(roots: roots, strict: strict)
+        chains = LazyChainVerifier(roots: roots, includeAppleRoot: includeAppleRoot, strict: strict, counter: counter)
+        self.counter = counter
         self.bundleID = bundleID
         self.appAppleID = appAppleID
         self.environment = environment
@@ -45,7 +52,7 @@ package struct AppStoreSignedDataVerifier: Sendable {
 
     /// The verified JWS's header, payload, `signedDate` and environment.
     package func verifyDecoded(_ jws: String) throws(SignedDataError) -> VerifiedSignedData {
-        let parts = try CompactJWS(jws)
+        let parts = try CompactJWS(jws, headers: headers)
         guard let claims = SignedPayloadClaims.read(parts.payload) else { throw .malformed("the payload is not a JSON object") }
         let stated = claims.anyEnvironment
         var checked = true
@@ -64,17 +71,34 @@ package struct AppStoreSignedDataVerifier: Sendable {
     }
 
     private func verifySignature(_ parts: CompactJWS, claims: SignedPayloadClaims) throws(SignedDataError) {
-        guard parts.fields.alg == "ES256" else { throw .algorithm(parts.fields.alg) }
-        guard let x5c = parts.fields.x5c else { throw .missingCertificateChain }
-        guard x5c.count == 3 else { throw .certificateCount(x5c.count) }
-        var ders: [[UInt8]] = []
-        for (index, entry) in x5c.enumerated() {
-            guard let der = TrustBase64.decode(entry.utf8, alphabet: .standard), !der.isEmpty else { throw .unreadableCertificate(index: index) }
-            ders.append(der)
+        let chain: ChainVerifier.Verified
+        let date: Int64
+        if let known = parts.known {
+            // This very header passed before: only the payload's date and the signature are new.
+            date = try effectiveDate(claims)
+            chain = known.chain
+        } else {
+            guard let fields = parts.fields, fields.alg == "ES256" else { throw .algorithm(parts.fields?.alg) }
+            guard let x5c = fields.x5c else { throw .missingCertificateChain }
+            guard x5c.count == 3 else { throw .certificateCount(x5c.count) }
+            var ders: [[UInt8]] = []
+            for (index, entry) in x5c.enumerated() {
+                guard let der = TrustBase64.decode(entry.utf8, alphabet: .standard), !der.isEmpty else { throw .unreadableCertificate(index: index) }
+                ders.append(der)
+            }
+            date = try effectiveDate(claims)
+            chain = try chains.verifier.verified(leaf: ders[0], intermediate: ders[1])
+            headers.remember(parts.headerSegment, SigningHeaders.Entry(header: parts.header, chain: chain))
         }
+        try chain.requireValid(at: date)
+        counter?.countSignature()
+        try ES256.verify(signature: parts.signature, message: parts.signingInput, key: chain.key)
+    }
+
+    /// The payload's `signedDate` in Unix seconds (rounded down), else the fallback date.
+    private func effectiveDate(_ claims: SignedPayloadClaims) throws(SignedDataError) -> Int64 {
         guard let date = claims.signedDate.map({ $0 >= 0 ? $0 / 1000 : ($0 - 999) / 1000 }) ?? fallbackDate else { throw .missingSignedDate }
-        let key = try chains.verify(leaf: ders[0], intermediate: ders[1], at: date)
-        try ES256.verify(signature: parts.signature, message: parts.signingInput, key: key)
+        return date
     }
 
     private func checkIdentity(_ claims: SignedPayloadClaims) throws(SignedDataError) {

@@ -11,9 +11,17 @@ import Synchronization
 final class ChainVerifier: @unchecked Sendable {
     /// A chain that passed every check but time.
     struct Verified: Sendable {
-        let leaf: Certificate
+        /// The leaf's key, made ready for ES256 (one per distinct leaf).
+        let key: LeafKey
         let notBefore: Int64
         let notAfter: Int64
+
+        var leaf: Certificate { key.certificate }
+
+        /// Throws unless every certificate of the chain is valid at `date` (Unix seconds).
+        func requireValid(at date: Int64) throws(SignedDataError) {
+            guard notBefore <= date, date <= notAfter else { throw .notValidAt(date) }
+        }
     }
 
     static let leafOID = "1.2.840.113635.100.6.11.1"
@@ -24,32 +32,39 @@ final class ChainVerifier: @unchecked Sendable {
     private let roots: [Certificate]
     private let strict: Bool
     private let cache = Mutex<[[UInt8]: Verified]>([:])
+    /// Counts the chains libcrypto builds (tests).
+    let counter: SignatureCounter?
 
-    init(roots: [Certificate], strict: Bool) {
+
+    init(roots: [Certificate], strict: Bool, counter: SignatureCounter? = nil) {
         store = X509_STORE_new()
         for root in roots { X509_STORE_add_cert(store, root.handle) }
         self.roots = roots
         self.strict = strict
+        self.counter = counter
     }
 
     deinit { X509_STORE_free(store) }
 
     /// The leaf's P-256 key when `leaf` ← `intermediate` ← a root is valid at `date` (Unix seconds).
     func verify(leaf leafDER: [UInt8], intermediate intermediateDER: [UInt8], at date: Int64) throws(SignedDataError) -> OpaquePointer {
-        let key = Digest.sha256(leafDER) + Digest.sha256(intermediateDER)
-        let chain: Verified
-        if let known = cache.withLock({ $0[key] }) {
-            chain = known
-        } else {
-            chain = try verifyUncached(leafDER, intermediateDER)
-            cache.withLock { $0[key] = chain }
-        }
-        guard chain.notBefore <= date, date <= chain.notAfter else { throw .notValidAt(date) }
+        let chain = try verified(leaf: leafDER, intermediate: intermediateDER)
+        try chain.requireValid(at: date)
         guard let publicKey = chain.leaf.publicKey else { throw .leafKeyNotP256 }
         return publicKey
     }
 
+    /// The chain `leaf` ← `intermediate` ← a root, checked in everything but time; cached.
+    func verified(leaf leafDER: [UInt8], intermediate intermediateDER: [UInt8]) throws(SignedDataError) -> Verified {
+        let key = Digest.sha256(leafDER) + Digest.sha256(intermediateDER)
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let chain = try verifyUncached(leafDER, intermediateDER)
+        cache.withLock { $0[key] = chain }
+        return chain
+    }
+
     private func verifyUncached(_ leafDER: [UInt8], _ intermediateDER: [UInt8]) throws(SignedDataError) -> Verified {
+        counter?.countChain()
         guard let leaf = Certificate(der: leafDER) else { throw .unreadableCertificate(index: 0) }
         guard let intermediate = Certificate(der: intermediateDER) else { throw .unreadableCertificate(index: 1) }
         guard let context = X509_STORE_CTX_new() else { throw .untrustedChain("libcrypto is out of memory") }
@@ -73,10 +88,10 @@ final class ChainVerifier: @unchecked Sendable {
         else { throw .untrustedChain("the path is not leaf, intermediate, root") }
         guard leaf.hasExtension(oid: Self.leafOID) else { throw .leafOID }
         guard intermediate.hasExtension(oid: Self.intermediateOID) else { throw .intermediateOID }
-        guard let key = leaf.publicKey, ES256.isP256(key) else { throw .leafKeyNotP256 }
+        guard let key = leaf.publicKey, ES256.isP256(key), let prepared = LeafKey(leaf) else { throw .leafKeyNotP256 }
         guard let root = roots.first(where: { X509_cmp($0.handle, OpaquePointer(top)) == 0 }),
               let a = leaf.validity, let b = intermediate.validity, let c = root.validity
         else { throw .untrustedChain("a certificate's validity cannot be read") }
-        return Verified(leaf: leaf, notBefore: max(a.notBefore, b.notBefore, c.notBefore), notAfter: min(a.notAfter, b.notAfter, c.notAfter))
+        return Verified(key: prepared, notBefore: max(a.notBefore, b.notBefore, c.notBefore), notAfter: min(a.notAfter, b.notAfter, c.notAfter))
     }
 }

@@ -4,12 +4,17 @@ import COpenSSL
 enum Digest {
     /// The SHA-256 of `bytes` (32 bytes).
     static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        let input = Array(bytes)
+        if let digest = bytes.withContiguousStorageIfAvailable({ sha256(UnsafeRawBufferPointer($0)) }) { return digest }
+        return Array(bytes).withUnsafeBytes { sha256($0) }
+    }
+
+    /// SHA-256 fetched from libcrypto's provider once: `EVP_sha256()` makes every digest fetch it again.
+    nonisolated(unsafe) private static let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA2-256", nil)
+
+    private static func sha256(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        let ok = input.withUnsafeBytes { raw in
-            out.withUnsafeMutableBufferPointer { EVP_Digest(raw.baseAddress, raw.count, $0.baseAddress, &length, EVP_sha256(), nil) }
-        }
+        let ok = out.withUnsafeMutableBufferPointer { EVP_Digest(raw.baseAddress, raw.count, $0.baseAddress, &length, sha256Algorithm ?? EVP_sha256(), nil) }
         precondition(ok == 1 && length == 32, "libcrypto could not compute SHA-256")
         return out
     }

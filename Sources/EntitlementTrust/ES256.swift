@@ -24,11 +24,7 @@ package enum ES256 {
     /// out-of-range value (the "psychic signature" class) is refused by name whatever the
     /// library version does.
     static func verify(signature: [UInt8], message: [UInt8], key: OpaquePointer) throws(SignedDataError) {
-        guard signature.count == 64 else { throw .malformedSignature("\(signature.count) bytes, not the 64 of R‖S") }
-        let r = Array(signature[0..<32])
-        let s = Array(signature[32..<64])
-        guard inRange(r), inRange(s) else { throw .malformedSignature("R or S is 0 or not below the curve order") }
-        guard let der = derSignature(r: r, s: s) else { throw .malformedSignature("libcrypto could not encode it") }
+        let der = try checkedDER(signature)
         guard let context = EVP_MD_CTX_new() else { throw .signatureMismatch }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw .signatureMismatch }
@@ -37,6 +33,23 @@ package enum ES256 {
         }
         ERR_clear_error()
         guard result == 1 else { throw .signatureMismatch }
+    }
+
+    /// Checks `signature` (R‖S) over `message` under a leaf's prepared key (`LeafKey`):
+    /// the same checks, without a digest context of its own.
+    static func verify(signature: [UInt8], message: ArraySlice<UInt8>, key: LeafKey) throws(SignedDataError) {
+        let der = try checkedDER(signature)
+        guard key.verify(der: der, digest: Digest.sha256(message)) else { throw .signatureMismatch }
+    }
+
+    /// The DER form of R‖S once its length and the range of R and S are checked.
+    private static func checkedDER(_ signature: [UInt8]) throws(SignedDataError) -> [UInt8] {
+        guard signature.count == 64 else { throw .malformedSignature("\(signature.count) bytes, not the 64 of R‖S") }
+        let r = Array(signature[0..<32])
+        let s = Array(signature[32..<64])
+        guard inRange(r), inRange(s) else { throw .malformedSignature("R or S is 0 or not below the curve order") }
+        guard let der = derSignature(r: r, s: s) else { throw .malformedSignature("libcrypto could not encode it") }
+        return der
     }
 
     /// 1 ≤ value < n, compared big-endian.

@@ -13,6 +13,8 @@ package final class OutputSink: Sendable {
         var writeError: String?
         /// The reader went away (EPIPE): later output is dropped.
         var closed = false
+        /// `finish` ended the output: later output is dropped.
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -95,13 +97,27 @@ package final class OutputSink: Sendable {
         }
     }
 
+    /// Ends this output for good while the process goes on: what is buffered is written, then
+    /// the descriptor is pointed at /dev/null, which closes the reader's end of the pipe (a CGI's
+    /// web server ends the response there). Later output is dropped. Nothing for other sinks.
+    package func finish() {
+        state.withLock { state in
+            flush(&state)
+            guard let fd else { return }
+            state.finished = true
+            guard let null = try? systemCall("open", { open("/dev/null", O_WRONLY | O_CLOEXEC) }) else { return }
+            _ = try? systemCall("dup2") { dup2(null, fd) }
+            _ = try? systemCall("close") { close(null) }
+        }
+    }
+
     /// Writes out what is buffered (a no-op for captured sinks).
     package func flush() {
         state.withLock { flush(&$0) }
     }
 
     private func flush(_ state: inout State) {
-        if state.closed { state.buffer.removeAll(keepingCapacity: true) }
+        if state.closed || state.finished { state.buffer.removeAll(keepingCapacity: true) }
         guard let fd, !state.buffer.isEmpty else { return }
         state.buffer.withUnsafeBytes { writeOut(UnsafeRawBufferPointer($0), to: fd, &state) }
         state.buffer.removeAll(keepingCapacity: true)

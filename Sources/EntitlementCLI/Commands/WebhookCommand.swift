@@ -12,10 +12,12 @@ package struct WebhookCommand: RunnableCommand, Equatable {
         discussion: """
             Run by a web server (lighttpd, nginx with fcgiwrap, Apache): the body on standard input
             (CONTENT_LENGTH), headers in HTTP_* variables; answers a Status: line and a short JSON
-            body. The request is authenticated (401/403), written durably to the store's spool, then
-            applied if the store's lock comes within a second; 200 once spooled. 400 for a body that
-            is not an event of VENDOR, 413 over 1 MiB, 5xx only when it cannot be spooled. VENDOR may
-            come from PATH_INFO (/hooks/entitlement/appstore). Secrets: docs/ingest.md.
+            body. The request is authenticated (401/403) and written durably to the store's spool;
+            200 once spooled. The answer then ends (standard output is closed) and the request is
+            applied if the store's lock comes within a second, else by the next request or
+            'ingest'. 400 for a body that is not an event of VENDOR, 413 over 1 MiB, 5xx only when
+            it cannot be spooled. VENDOR may come from PATH_INFO (/hooks/entitlement/appstore).
+            Secrets: docs/ingest.md.
             """,
         usage: "[VENDOR] [--store DIR] [--secrets FILE]",
         arguments: [ArgumentSpec("VENDOR", kind: .choice(Vendor.allCases.map(\.rawValue)), optional: true,
@@ -39,27 +41,40 @@ package struct WebhookCommand: RunnableCommand, Equatable {
     }
 
     /// Always 0 once an answer is written: the web server reads the Status line, not the exit code.
+    /// The answer goes out as soon as the request is spooled; applying it comes after, with
+    /// SIGTERM held off (the server may send it once the response is complete).
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
-        let response = answer(context)
-        context.stdout.write(bytes: response.cgiBytes)
+        let (response, accepted) = answer(context)
+        // The log line first: the server may end the response, and read its log, once it has the answer.
         if let log = response.log {
             context.stderr.write("entitlement webhook: \(response.status): \(Terminal.escape(log))\n")
+            context.stderr.flush()
         }
+        let hold = accepted == nil ? nil : TerminationHold()
+        context.stdout.write(bytes: response.cgiBytes)
+        guard let (handler, accepted) = accepted else { return .success }
+        // The end of the response: the server sends it now, while this process applies.
+        context.stdout.finish()
+        if let log = handler.apply(accepted) {
+            context.stderr.write("entitlement webhook: \(response.status): \(Terminal.escape(log))\n")
+            context.stderr.flush()
+        }
+        hold?.release()
         return .success
     }
 
-    private func answer(_ context: Context) -> WebhookResponse {
+    private func answer(_ context: Context) -> (WebhookResponse, (WebhookHandler, WebhookHandler.Accepted)?) {
         let environment = context.environment
         let named = vendor ?? environment["PATH_INFO"].flatMap { $0.split(separator: "/").first.map(String.init) }
         guard let named, let vendor = Vendor(rawValue: named) else {
-            return .error(404, "unknown_vendor", "name a vendor: \(Vendor.phrase())")
+            return (.error(404, "unknown_vendor", "name a vendor: \(Vendor.phrase())"), nil)
         }
         if let refusal = WebhookHandler.screen(method: environment["REQUEST_METHOD"], contentLength: environment["CONTENT_LENGTH"]) {
-            return refusal
+            return (refusal, nil)
         }
         let length = Int(environment["CONTENT_LENGTH"] ?? "") ?? 0
         let body = context.stdin.read(upTo: length)
-        if let refusal = WebhookHandler.screen(body: body, contentLength: length) { return refusal }
+        if let refusal = WebhookHandler.screen(body: body, contentLength: length) { return (refusal, nil) }
         let request = WebhookRequest(vendor: vendor, body: body, headers: WebhookRequest.headers(fromCGI: environment),
                                      receivedAt: context.now(), overHTTP: true)
         // In a team store the request's batch is one commit, as for `ingest`.
@@ -72,12 +87,13 @@ package struct WebhookCommand: RunnableCommand, Equatable {
             // App Store included: a verifier without the configured identity would accept
             // another app's data. The log says why; the vendor retries.
             if case .storeMissing = error {
-                return .error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor.rawValue): \(error.description)")
+                return (.error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor.rawValue): \(error.description)"), nil)
             }
-            return .error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): refused: \(error.description)")
+            return (.error(403, "forbidden", "not authenticated", log: "\(vendor.rawValue): refused: \(error.description)"), nil)
         }
         let handler = WebhookHandler(store: store, authenticator: authenticator,
                                      actor: IngestSettings.actor(flag: actor, environment: environment))
-        return handler.handle(request)
+        let (response, accepted) = handler.accept(request)
+        return (response, accepted.map { (handler, $0) })
     }
 }

@@ -23,12 +23,22 @@ struct AppStoreAdapter: VendorAdapter {
         guard case .string(let signed)? = root[K.signedPayload] else {
             throw .malformed("an App Store notification needs a \"signedPayload\" string")
         }
-        guard JWS.looksLikeJWS(signed), let payload = JWS.payload(of: signed) else {
-            throw .malformed("signedPayload is not a JWS with a JSON payload")
+        let malformed = EventRejection.malformed("signedPayload is not a JWS with a JSON payload")
+        guard JWS.looksLikeJWS(signed) else { throw malformed }
+        // The notification's own signature, checked once; its payload is what the mapper reads.
+        // Each nested JWS is verified as the mapper reads it, by the same verifier, with the
+        // rules `import` follows (docs/ingest.md, "App Store").
+        let verification: String
+        let payload: JSONObject
+        do throws(EventRejection) {
+            let verified = try authenticator.verifiedAppStoreJWS(signed)
+            guard case .object(let object)? = try? JSONParser.parse(verified.payload, allowTrailingCommas: true) else { throw malformed }
+            (verification, payload) = (verified.verification, object)
+        } catch {
+            // A body that is no JWS of a JSON payload is malformed (400), not forged (403).
+            if JWS.payload(of: signed) == nil { throw malformed }
+            throw error
         }
-        // The notification's own signature; each nested JWS is verified as the mapper reads it,
-        // by the same verifier, with the rules `import` follows (docs/ingest.md, "App Store").
-        let verification = try authenticator.verifyAppStoreJWS(signed)
         do throws(FieldError) {
             let reader = FieldReader(payload, path: "signedPayload")
             let id = try reader.vendorID("notificationUUID")

@@ -100,8 +100,8 @@ extension EntitlementStore {
     /// rename, so this is as good as opening each component with `O_NOFOLLOW`.
     func requireRealFolders(of relative: String) throws(EntitlementError) {
         var path = root
-        for component in relative.split(separator: "/").dropLast() {
-            path += "/\(component)"
+        for component in relative.utf8.split(separator: UInt8(ascii: "/")).dropLast() {
+            path += "/" + String(decoding: component, as: UTF8.self)
             guard let status = try fileSystem.status(path) else { return }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFLNK { throw StorePolicy.symlinkRefused(path) }

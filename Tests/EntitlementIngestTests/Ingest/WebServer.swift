@@ -10,6 +10,8 @@ final class WebServer: @unchecked Sendable {
 
     let port: Int
     let directory: String
+    /// The store the webhook writes to: `post` waits for its spool to empty after a 200.
+    let store: String
     private var pid: pid_t = 0
 
     static var lighttpdPath: String? { ["/usr/sbin/lighttpd", "/usr/bin/lighttpd"].first { FileManager.default.isExecutableFile(atPath: $0) } }
@@ -21,6 +23,7 @@ final class WebServer: @unchecked Sendable {
     /// `/cgi-bin/entitlement/VENDOR` (busybox).
     init(_ kind: Kind = .lighttpd, directory: String, store: String, secrets: String) throws {
         self.directory = directory
+        self.store = store
         port = Self.freePort()
         let cgi = directory + "/cgi-bin"
         try FileManager.default.createDirectory(atPath: cgi, withIntermediateDirectories: true)
@@ -103,7 +106,8 @@ final class WebServer: @unchecked Sendable {
     }
 
     /// POSTs `body` with curl; returns the status code and the answer's body.
-    func post(_ path: String, body: String, headers: [String: String] = [:]) throws -> (status: Int, body: String) {
+    /// With `waitingForTheApply` (the default) a 200 returns once the spool is empty again.
+    func post(_ path: String, body: String, headers: [String: String] = [:], waitingForTheApply: Bool = true) throws -> (status: Int, body: String) {
         let bodyFile = directory + "/request-\(UUID().uuidString)"
         try body.write(toFile: bodyFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bodyFile) }
@@ -113,7 +117,20 @@ final class WebServer: @unchecked Sendable {
         arguments.append("http://127.0.0.1:\(port)\(path)")
         let output = try Self.run(Self.curlPath!, arguments)
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        let status = Int(lines.last ?? "") ?? 0
+        if status == 200, waitingForTheApply { waitForTheApply() }
+        return (status, lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// The webhook answers once the request is spooled and applies it after the answer: waits
+    /// (at most 20 s) until the spool is empty, so that a test reads the store as applied.
+    func waitForTheApply() {
+        let spool = store + "/ingest/spool"
+        for _ in 0..<400 {
+            let waiting = ((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).filter { $0.hasSuffix(".json") }
+            if waiting.isEmpty { return }
+            usleep(50_000)
+        }
     }
 
     static func run(_ program: String, _ arguments: [String]) throws -> String {
