@@ -1,3 +1,4 @@
+@testable import EntitlementStore
 import Foundation
 import Testing
 @testable import EntitlementIngest

@@ -1,3 +1,4 @@
+@testable import EntitlementModel
 import Foundation
 import Testing
 @testable import EntitlementIngest
