@@ -121,6 +121,18 @@ struct LateEventAfterTransferTests {
         #expect(!f.record("e4").contains("addressed_to"))
     }
 
+    @Test func verifyReportsAPurchaseHeldByTwoCustomers() throws {
+        let f = Fixture()
+        // bob holds t1 since the transfer; an event naming alice's purchase for carol splits it.
+        #expect(f.ingest(F.revenueCat("INITIAL_PURCHASE", id: "e5", at: 1, user: "carol")).exitCode == 0)
+        let verify = runCLI(["verify", "--store", f.store])
+        #expect(verify.exitCode == 4, "\(verify.stdout)")
+        #expect(verify.stdout.contains("profiles/carol.json: transactions: purchase 't1' (original transaction id, store app_store) is held by two customers, 'bob' and 'carol'"),
+                "\(verify.stdout)")
+        let json = runCLI(["verify", "--store", f.store, "--json"])
+        #expect(json.exitCode == 4 && json.stdout.contains("held by two customers"), "\(json.stdout)")
+    }
+
     @Test func anAppStoreRefundWithTheOldTokenReachesTheNewHolder() throws {
         let directory = TemporaryDirectory()
         let (store, secrets) = F.store(in: directory)
