@@ -3,8 +3,9 @@ import EntitlementJSON
 import EntitlementModel
 
 /// `verify`'s check that no store purchase is held by two customers: a transaction of one
-/// store and original transaction id (a subscription and its renewals are one purchase) in
-/// two profiles is a split purchase, whose events reach one copy only.
+/// store and transaction id in two profiles is a split purchase, whose events reach one copy
+/// only. (Not the original transaction id: RevenueCat's subscriber documents carry none, and
+/// the one import derives from the product and purchase time may be shared by two customers.)
 ///
 /// Linear: each profile adds its purchases' keys to one dictionary as the scan reads it. The
 /// dictionary keeps a 64-bit digest of each key and the index of its first holder (16 bytes
@@ -21,7 +22,7 @@ struct PurchaseHolders {
     private var users: [String] = []
     private var candidates: [(key: UInt64, first: Int32, second: Int32)] = []
 
-    /// The store purchases a profile document holds (manual grants are no purchase).
+    /// The store transactions a profile document holds (manual grants are no purchase).
     static func holding(_ object: JSONObject) -> Holding? {
         guard let user = object["customer_user_id"]?.stringValue, case .array(let items)? = object["transactions"] else { return nil }
         var keys = Set<UInt64>()
@@ -32,11 +33,11 @@ struct PurchaseHolders {
         return keys.isEmpty ? nil : Holding(user: user, keys: Array(keys))
     }
 
-    /// `store`, a zero byte and the original transaction id (else the transaction id); nil for a manual grant.
+    /// `store`, a zero byte and the transaction id; nil for a manual grant.
     static func purchase(_ transaction: JSONObject) -> [UInt8]? {
         let store = transaction["store"]?.stringValue ?? Store.manual.rawValue
         guard store != Store.manual.rawValue, transaction["type"]?.stringValue != TransactionType.manualGrant.rawValue,
-              let id = transaction["original_transaction_id"]?.stringValue ?? transaction["transaction_id"]?.stringValue else { return nil }
+              let id = transaction["transaction_id"]?.stringValue else { return nil }
         return Array(store.utf8) + [0] + Array(id.utf8)
     }
 
@@ -80,7 +81,7 @@ struct PurchaseHolders {
                 let pair = [users[Int(candidate.first)], users[Int(candidate.second)]].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 let (one, other) = (pair[0], pair[1])
                 found.append(VerifyProblem(path: store.profilePath(for: other), field: "transactions", message:
-                    "purchase '\(id)' (original transaction id, store \(storeName)) is held by two customers, '\(one)' and '\(other)' "
+                    "transaction '\(id)' of store \(storeName) is held by two customers, '\(one)' and '\(other)' "
                     + "(also \(store.profilePath(for: one))): its events reach one copy only; keep it with one customer "
                     + "('entitlement transfer FROM TO --transaction ID' moves each transaction to the customer who owns it)"))
             }
