@@ -56,10 +56,17 @@ struct AppStoreCustomerIndex {
         }
     }
 
-    /// The single customer holding one of `originals`, from the index, else from a sweep.
+    /// Points the entry of a transferred original transaction at its new holder.
+    mutating func moved(_ original: String, to user: String) {
+        if entry(original) != user { remember(original, user) }
+    }
+
+    /// The single customer holding one of `originals`, from the index, else from a sweep. An entry
+    /// naming a customer who transferred the purchase away is trusted too: the applier follows
+    /// the transfer records to the holder (`TransferredHolder`).
     mutating func customer(holding originals: [String]) -> String? {
         for original in originals {
-            if let user = entry(original), holds(try? store.loadProfile(userID: user), original) { return user }
+            if let user = entry(original), holdsOrMoved(try? store.loadProfile(userID: user), original) { return user }
         }
         guard sweeps else { return nil }
         let holders = sweep(for: originals)
@@ -80,9 +87,10 @@ struct AppStoreCustomerIndex {
         changes[path] = .init(path: path, bytes: Array(user.utf8))
     }
 
-    private func holds(_ profile: Profile??, _ original: String) -> Bool {
+    private func holdsOrMoved(_ profile: Profile??, _ original: String) -> Bool {
         guard case .some(.some(let profile)) = profile else { return false }
-        return profile.transactions.contains { $0.store == .appStore && $0.originalTransactionID == original }
+        let record = TransferredHolder.Record(store: .appStore, id: nil, original: original)
+        return TransferredHolder.holds(profile, record) || TransferredHolder.movedTo(profile, record) != nil
     }
 
     /// Every (original transaction, customer) pair among the profiles.

@@ -62,7 +62,13 @@ package struct CustomerTransfer: Sendable {
             let plan = try plan(in: store)
             try check(plan)
             guard !plan.moved.isEmpty else { return (plan, []) }
-            return (plan, try store.save(configuration: nil, profiles: [plan.source, plan.target]))
+            // The App Store index follows the purchases, so a notification without appAccountToken finds TO.
+            let moved = Set(plan.moved)
+            let originals = Set(plan.target.transactions.filter { $0.store == .appStore && moved.contains($0.transactionID) }.map(\.originalTransactionID))
+            let entries = originals.sorted().map {
+                EntitlementStore.FileChange(path: AppStoreCustomerIndex.relativePath($0), bytes: Array(plan.target.customerUserID.utf8))
+            }
+            return (plan, try store.save(configuration: nil, profiles: [plan.source, plan.target], alongside: entries))
         }
     }
 

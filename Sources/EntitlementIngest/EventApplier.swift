@@ -5,17 +5,27 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
 
-/// Applies events to loaded profiles and the configuration. Pure: no files, no clock.
+/// Applies events to loaded profiles and the configuration. No clock; no files but the
+/// profiles `load` reads when a transfer's holder was not loaded yet.
 ///
 /// Events are applied in `IngestEvent.applicationOrder`. A transaction or renewal info is
 /// set only by an event newer than the one that last set it (`RecordStamp`), and transactions
 /// are kept in purchase order, so any arrival order of the same events gives the same profile.
+/// An event for a purchase its customer transferred away applies to the purchase's current
+/// holder (`TransferredHolder`).
 struct EventApplier {
     var configuration: ProductConfiguration
     /// Every profile an event may touch, loaded by the caller (nil: no such customer yet).
     var profiles: [String: Profile?]
+    /// Loads a profile `profiles` lacks (the holder of a transferred purchase); nil: none are loaded.
+    var load: ((String) throws(EntitlementError) -> Profile?)?
     /// Customers whose profile changed, in first-changed order.
     private(set) var changed: [String] = []
+    /// The holder each event applied to, by `vendor id`, when a transfer had moved its purchase
+    /// away from the customer the event names.
+    private(set) var holders: [String: String] = [:]
+    /// App Store original transactions a transfer moved, and to whom (for the customer index).
+    private(set) var movedAppStoreOriginals: [(original: String, to: String)] = []
 
     init(configuration: ProductConfiguration, profiles: [String: Profile?]) {
         self.configuration = configuration
@@ -36,7 +46,7 @@ struct EventApplier {
         }
         if let revocation = event.effects.playRevocation { return applyRevocation(revocation, event: event) }
         guard let document = event.effects.document else { return .noChange("no records") }
-        guard let customer = event.customer else {
+        guard let named = event.customer else {
             guard event.effects.holderOf.isEmpty else {
                 let ids = event.effects.holderOf.map { "'\(Terminal.escape($0))'" }.joined(separator: ", ")
                 guard event.effects.holderSwept else {
@@ -48,6 +58,17 @@ struct EventApplier {
             }
             return .failed("the event does not say which customer it is about (App Store: no appAccountToken)")
         }
+        let addressed = named
+        var customer = named
+        let resolution = TransferredHolder.resolve(TransferredHolder.records(of: document), addressed: addressed) { (user) throws(TransferredHolder.Unreadable) in
+            try self.profile(of: user)
+        }
+        switch resolution {
+        case .addressed: break
+        case .holder(let holder, _): customer = holder
+        case .failed(let why): return .failed(why)
+        }
+        let redirected = !customer.utf8.elementsEqual(addressed.utf8)
         guard case .some(let stored) = profiles[customer] else { return .failed("customer '\(Terminal.escape(customer))' was not loaded") }
         if stored == nil {
             do throws(UserID.Problem) { _ = try UserID.validateNew(customer) } catch {
@@ -75,10 +96,32 @@ struct EventApplier {
             info.raw = stamp.stamping(info.raw)
             profile.renewalInfo[mapped.originalTransactionID] = info
         }
-        finish(&profile, event: event)
+        // The ids the event gives its customer stay with that customer, not with the holder.
+        finish(&profile, event: event, aliases: !redirected)
         (configuration, _) = ConfigurationExtender.extend(configuration, with: document.productMappings)
         store(profile, was: stored)
+        if redirected {
+            holders["\(event.vendor.rawValue) \(event.id)"] = customer
+            if !event.effects.aliases.isEmpty, case .some(.some(var named)) = profiles[addressed] {
+                let before = named
+                ProfileIngestFields.addAliases(event.effects.aliases, to: &named)
+                store(named, was: before)
+            }
+        }
         return stale ? .outOfOrder : .applied
+    }
+
+    /// A customer's profile: loaded by the caller, else through `load` (and kept).
+    private mutating func profile(of user: String) throws(TransferredHolder.Unreadable) -> Profile? {
+        if case .some(let profile) = profiles[user] { return profile }
+        guard let load else { throw .init(reason: "customer '\(Terminal.escape(user))' was not loaded") }
+        do throws(EntitlementError) {
+            let profile = try load(user)
+            profiles[user] = .some(profile)
+            return profile
+        } catch {
+            throw .init(reason: error.description)
+        }
     }
 
     /// An event states its transactions whole. Import keeps a stored price, currency, offer code
@@ -99,8 +142,8 @@ struct EventApplier {
     }
 
     /// What every applied event does to its profile: aliases, the newest event, canonical order.
-    private func finish(_ profile: inout Profile, event: IngestEvent) {
-        ProfileIngestFields.addAliases(event.effects.aliases, to: &profile)
+    private func finish(_ profile: inout Profile, event: IngestEvent, aliases: Bool = true) {
+        if aliases { ProfileIngestFields.addAliases(event.effects.aliases, to: &profile) }
         ProfileIngestFields.noteEvent(event, in: &profile)
         if let created = profile.createdAt, event.time < created { profile.createdAt = event.time }
         profile.transactions = Self.canonicalOrder(profile.transactions)
@@ -154,6 +197,10 @@ struct EventApplier {
             let result = try TransferPlanner.transfer(from: sources, to: target, userID: transfer.to, transactionIDs: transfer.transactionIDs,
                                                       note: note, newProfileID: ProfileIngestFields.profileID(for: transfer.to))
             for (before, after) in zip(sources, result.sources) { store(after, was: before) }
+            let movedIDs = Set(result.moved)
+            for original in Set(result.target.transactions.filter { $0.store == .appStore && movedIDs.contains($0.transactionID) }.map(\.originalTransactionID)).sorted() {
+                movedAppStoreOriginals.append((original, transfer.to))
+            }
             var moved = result.target
             finish(&moved, event: event)
             store(moved, was: target)

@@ -64,6 +64,8 @@ package struct AuditRecord: Sendable, Equatable {
     package var eventTime: Date
     package var receivedAt: Date
     package var customer: String?
+    /// The customer the vendor named, when the event applied to the holder of a transferred purchase (`customer`).
+    package var addressedTo: String?
     package var verification: String
     /// `applied`, `no_change` or `out_of_order` (older than what the records hold).
     package var outcome: String
@@ -76,6 +78,7 @@ package struct AuditRecord: Sendable, Equatable {
         eventTime = event.time
         self.receivedAt = receivedAt
         customer = event.customer
+        addressedTo = event.addressedTo
         verification = event.verification
         self.outcome = outcome
         self.body = String(decoding: body, as: UTF8.self)
@@ -87,6 +90,7 @@ package struct AuditRecord: Sendable, Equatable {
             ("event_time", .string(ISODate.format(eventTime))), (IngestRecordKeys.receivedAt, .string(ISODate.format(receivedAt))),
         ]
         if let customer { fields.append(("customer", .string(customer))) }
+        if let addressedTo { fields.append(("addressed_to", .string(addressedTo))) }
         fields += [("verification", .string(verification)), ("outcome", .string(outcome)), ("body", .string(body))]
         return JSONWriter().bytes(.object(JSONObject(fields)))
     }
@@ -102,6 +106,7 @@ package struct AuditRecord: Sendable, Equatable {
         self.eventTime = eventTime
         self.receivedAt = receivedAt
         customer = o["customer"]?.stringValue
+        addressedTo = o["addressed_to"]?.stringValue
         verification = o["verification"]?.stringValue ?? ""
         outcome = o["outcome"]?.stringValue ?? ""
         body = o["body"]?.stringValue ?? ""

@@ -17,6 +17,9 @@ package struct IngestEvent: Sendable {
     package var effects: EventEffects
     /// How the event was authenticated: `jws verified`, `authorization header`, `local input`.
     package var verification: String
+    /// The customer the vendor named, when a transfer had moved the purchase away from them:
+    /// `customer` is then the holder the event applied to (`TransferredHolder`).
+    package var addressedTo: String?
 
     package init(vendor: Vendor, id: String, type: String, time: Date, customer: String?, effects: EventEffects, verification: String) {
         self.vendor = vendor

@@ -47,6 +47,7 @@ extension IngestRunner {
                 }
             }
             var applier = EventApplier(configuration: configuration, profiles: profiles)
+            applier.load = { (user) throws(EntitlementError) in try store.loadProfile(userID: user) }
             var outcomes: [String: EventOutcome] = [:]
             var recorded: Set<String> = []
             for event in all.sorted(by: IngestEvent.applicationOrder) {
@@ -73,8 +74,13 @@ extension IngestRunner {
             var awaited: [String: AwaitingPurchase] = [:]
             for (unit, events) in batch {
                 var result = UnitResult(unit: unit, results: [])
-                for event in events {
+                for var event in events {
                     let key = "\(event.vendor.rawValue) \(event.id)"
+                    // An event for a transferred purchase applied to its holder: recorded as such.
+                    if let holder = applier.holders[key] {
+                        event.addressedTo = event.customer
+                        event.customer = holder
+                    }
                     // A second copy of an event in the same batch is a duplicate of the first.
                     let outcome = counted.insert(key).inserted ? outcomes[key] ?? .duplicate : .duplicate
                     result.results.append((event, outcome))
@@ -93,6 +99,7 @@ extension IngestRunner {
                 results.append(result)
             }
             records += awaited.keys.sorted().compactMap { awaited[$0]?.change }
+            for (original, holder) in applier.movedAppStoreOriginals { customerIndex.moved(original, to: holder) }
             records += customerIndex.changes.keys.sorted().compactMap { customerIndex.changes[$0] }
             let changed = applier.changed.compactMap { applier.profiles[$0] ?? nil }
             let newConfiguration = applier.configuration != configuration ? applier.configuration : nil

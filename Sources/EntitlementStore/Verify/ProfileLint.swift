@@ -12,7 +12,8 @@ struct ProfileLint: Sendable {
     /// Nil when config.json itself is broken: the checks that need it are skipped.
     let configuration: ProductConfiguration?
 
-    func problems(in bytes: [UInt8], path: String) -> [VerifyProblem] {
+    /// Every problem of one profile file; `holding` is set to the store purchases it holds.
+    func problems(in bytes: [UInt8], path: String, holding: inout PurchaseHolders.Holding?) -> [VerifyProblem] {
         var found: [VerifyProblem] = []
         func report(_ field: String?, _ message: String) { found.append(VerifyProblem(path: path, field: field, message: message)) }
         let document: JSONValue
@@ -31,6 +32,7 @@ struct ProfileLint: Sendable {
             return found  // a newer file may mean anything; nothing else is judged
         }
         for unknown in UnknownKeys.profileProblems(object) { report(unknown.field, unknown.message) }
+        holding = PurchaseHolders.holding(object)
         if case .string(let id)? = object["customer_user_id"], !id.isEmpty {
             let expected = store.profilePath(for: id)
             if expected != path {

@@ -27,21 +27,30 @@ package struct StoreVerifier {
         let configuration = checkConfiguration(into: &report)
         let lint = ProfileLint(store: store, configuration: configuration)
         var leftovers: [String] = []
+        var holders = PurchaseHolders()
         try ProfileScan(store: store).forEachBatch(leftover: { leftovers.append($0) }) { paths in
             let parts = Parallel.mapParts(paths, threshold: 32) { slice in
-                slice.flatMap { path -> [VerifyProblem] in
+                slice.map { path -> (problems: [VerifyProblem], holding: PurchaseHolders.Holding?) in
                     do throws(EntitlementError) {
-                        guard let bytes = try store.fileSystem.readFile(path) else { return [] }
-                        return lint.problems(in: bytes, path: path) + [readOnlyProblem(path)].compactMap { $0 }
+                        guard let bytes = try store.fileSystem.readFile(path) else { return ([], nil) }
+                        var holding: PurchaseHolders.Holding?
+                        let problems = lint.problems(in: bytes, path: path, holding: &holding)
+                        return (problems + [readOnlyProblem(path)].compactMap { $0 }, holding)
                     } catch {
-                        return [Self.problem(path, error)]
+                        return ([Self.problem(path, error)], nil)
                     }
                 }
             }
-            report.problems += parts.flatMap { $0 }
+            for part in parts {
+                for result in part {
+                    report.problems += result.problems
+                    if let holding = result.holding { holders.add(holding) }
+                }
+            }
             report.profilesChecked += paths.count
             progress(report.profilesChecked)
         }
+        report.problems += holders.problems(in: store)
         try checkIndex(into: &report)
         try checkAliasIndex(into: &report)
         try checkRecords(into: &report)

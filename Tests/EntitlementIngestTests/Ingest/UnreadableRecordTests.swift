@@ -44,6 +44,28 @@ struct UnreadableRecordTests {
         #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
+    /// The same through `webhook` as a web server runs it (CGI variables, the body on standard
+    /// input): the event is spooled and failed with the file named, never counted a duplicate,
+    /// and the next `ingest` applies it once the file is removed.
+    @Test func anUnreadableLedgerRecordFailsItsEventAtTheWebhook() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        let record = EventLedger.relativePath(vendor: .revenuecat, id: "e1")
+        try Self.write(store + "/" + record, "garbage{")
+        let answer = WebhookCGITests.post("revenuecat", F.revenueCat("INITIAL_PURCHASE", id: "e1", at: 0), store: store, secrets: secrets)
+        #expect(WebhookCGITests.status(answer) == "Status: 200 OK", "spooled: the vendor need not retry")
+        #expect(answer.stdout.contains("\"failed\": 1") && !answer.stdout.contains("\"duplicate\""), "\(answer.stdout)")
+        #expect(answer.stderr.contains(record) && answer.stderr.contains("ledger record cannot be read"), "\(answer.stderr)")
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(1)]).exitCode == 1, "not applied over the file")
+        #expect(try Spool(store: EntitlementStore(root: store)).failed().count == 1, "kept for the next ingest")
+        #expect(readFile(store + "/" + record) == "garbage{", "the file is left for a person")
+        try FileManager.default.removeItem(atPath: store + "/" + record)
+        let retried = runCLI(["ingest", "--store", store, "--secrets", secrets])
+        #expect(retried.exitCode == 0 && retried.stdout.contains("1 applied"), "\(retried.stdout) \(retried.stderr)")
+        #expect(runCLI(["check", "alice", "premium", "--store", store, "--at", F.at(1)]).exitCode == 0)
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
+    }
+
     @Test func verifyReportsGarbageIndexEntriesAndPurchaseRecords() throws {
         let directory = TemporaryDirectory()
         let (store, _) = F.store(in: directory)
