@@ -5,28 +5,20 @@ import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 
-/// The vendors `ingest --recover` asks (docs/ingest.md, "Recovering missed events").
-enum RecoverVendor: String, CaseIterable, Sendable {
-    case appstore, googleplay, stripe
-
-    var displayName: String {
-        switch self {
-        case .appstore: return "App Store"
-        case .googleplay: return "Google Play"
-        case .stripe: return "Stripe"
-        }
-    }
-
-    var noun: String {
-        switch self {
-        case .appstore: return "notification"
-        case .googleplay: return "voided purchase"
-        case .stripe: return "event"
-        }
-    }
-}
-
 extension IngestCommand {
+    /// The vendors `ingest --recover` asks (docs/ingest.md, "Recovering missed events"):
+    /// those whose API lists what they sent.
+    static let recoverVendors: [Vendor] = [.appstore, .googleplay, .stripe]
+
+    /// What one vendor's recovery fetches, for the summary line.
+    static func recoveredNoun(_ vendor: Vendor) -> String {
+        switch vendor {
+        case .googleplay: return "voided purchase"
+        case .appstore: return "notification"
+        default: return "event"
+        }
+    }
+
     /// The options `--recover` needs and refuses.
     func checkRecover() throws(EntitlementError) {
         let name = Self.spec.name
@@ -43,7 +35,7 @@ extension IngestCommand {
 
     /// Fetches every event of the window (all pages first: a failure applies nothing), then
     /// applies them through the webhook's path: the ledger counts what was already applied.
-    func runRecover(_ recover: RecoverVendor, store: EntitlementStore, context: Context) throws(EntitlementError) -> ExitCode {
+    func runRecover(_ recover: Vendor, store: EntitlementStore, context: Context) throws(EntitlementError) -> ExitCode {
         let now = context.now()
         let start = since ?? now, end = until ?? now
         let actor = IngestSettings.actor(flag: actor, environment: context.environment)
@@ -56,7 +48,7 @@ extension IngestCommand {
             runner = session.runner(actor: actor)
             let history = try AppStoreNotificationHistory(session: session).units(since: start, until: end, receivedAt: now)
             fetched = (history.units.map { ($0, runner.parse($0)) }, history.requests)
-        case .googleplay, .stripe:
+        default:
             let path = SecretsFile.location(flag: secrets, environment: context.environment)
             let authenticator = try IngestSettings.authenticator(secretsFlag: secrets, environment: context.environment, store: store, now: now)
             runner = IngestRunner(store: store, authenticator: authenticator, actor: actor)
@@ -88,7 +80,7 @@ extension IngestCommand {
             ]))))
         } else if !context.quiet {
             let count = fetched.prepared.count
-            context.stdout.write("Recovered \(count) \(recover.displayName) \(recover.noun)\(count == 1 ? "" : "s") from \(ISODate.format(start)) to \(ISODate.format(end))"
+            context.stdout.write("Recovered \(count) \(recover.displayName) \(Self.recoveredNoun(recover))\(count == 1 ? "" : "s") from \(ISODate.format(start)) to \(ISODate.format(end))"
                                  + " (\(fetched.requests) request\(fetched.requests == 1 ? "" : "s")): \(new) new, \(already) already applied, "
                                  + (recover == .googleplay ? "\(notHeld) not held here, " : "") + "\(failed) failed.\n")
         }

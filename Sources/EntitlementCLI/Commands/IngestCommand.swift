@@ -41,7 +41,8 @@ package struct IngestCommand: RunnableCommand, Equatable {
     static let fromOption = Option<String>.string("from", value: "DIR", kind: .directory, help: "Apply the request bodies saved as files in DIR (name order).")
     static let stdinFlag = Flag("stdin", help: "Apply JSON Lines from standard input: one request body per line.")
     static let vendorOption = Option<Vendor>.choice("vendor", value: "V", help: "Only this vendor's events (spool), or the vendor of local input (else detected).")
-    static let recoverOption = Option<RecoverVendor>.choice("recover", value: "VENDOR", help: "Fetch what VENDOR sent in --since..--until from its API and apply it: appstore, googleplay, stripe.")
+    static let recoverOption = Option<Vendor>.choice("recover", value: "VENDOR", among: recoverVendors,
+                                                     help: "Fetch what VENDOR sent in --since..--until from its API and apply it: \(Vendor.phrase(recoverVendors)).")
     static let sinceOption = Option<Date>.date("since", help: "--recover: the window's start.")
     static let untilOption = Option<Date>.date("until", help: "--recover: the window's end (default now).")
     static let statusFlag = Flag("status", help: "Show the spool: waiting events, the oldest, and failures with reasons.")
@@ -59,7 +60,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
     package var lockTimeout: Double?
     package var refresh: Bool
     package var apiBase: String?
-    var recover: RecoverVendor?
+    var recover: Vendor?
     package var since: Date?
     package var until: Date?
     package var timeout: Double

@@ -10,7 +10,8 @@ import EntitlementStore
 /// "lookup").
 package struct LookupCommand: RunnableCommand, Equatable {
     /// The vendors with an order look-up: the App Store only.
-    enum LookupVendor: String, CaseIterable, Sendable { case appstore }
+    /// The vendors whose order IDs `lookup` reads: Apple's Look Up Order ID is the one API.
+    static let lookupVendors: [Vendor] = [.appstore]
 
     package static let spec = CommandSpec(
         name: "lookup",
@@ -36,7 +37,7 @@ package struct LookupCommand: RunnableCommand, Equatable {
             "entitlement lookup MK5TTTVWJH --import --user alice@example.com",
         ])
 
-    static let vendorOption = Option<LookupVendor>.choice("vendor", value: "V", help: "Whose order ID: appstore (the only one).")
+    static let vendorOption = Option<Vendor>.choice("vendor", value: "V", among: lookupVendors, help: "Whose order ID: appstore (the only one).")
     static let importFlag = Flag("import", help: "Apply the order's transactions to the customer holding them (or --user).")
     static let userOption = Option<String>.string("user", value: "USER", kind: .userID, help: "With --import: the customer when no one holds them yet.")
 

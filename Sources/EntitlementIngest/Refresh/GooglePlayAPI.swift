@@ -1,4 +1,3 @@
-import EntitlementBasics
 import EntitlementModel
 
 /// The Google Play Developer API's credentials from the secrets file's `googleplay` entry:

@@ -11,8 +11,7 @@ import EntitlementTestSupport
 /// store ends as a clean run leaves it (the same profiles, byte for byte, and the same ledger).
 /// Stripe's event list is played by `FakeVendorAPI` (three pages, newest first), which can hold
 /// a page's answer until the test has killed the process.
-@Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(10)),
-       .enabled(if: Binary.exists && WebServer.curlPath != nil, "needs the built binary and curl"))
+@Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(10)), .enabled(if: Binary.exists && WebServer.curlPath != nil, "needs the built binary and curl"))
 struct RecoverKillTests {
     static let count = 90, perPage = 30
     static let since = "2026-03-01T00:00:00Z", until = "2026-03-20T00:00:00Z"

@@ -61,6 +61,16 @@ enum RealEvents {
         }
     }
 
+    /// The records of the store's ledger of applied events (`ingest/events/`).
+    static func ledgerRecords(_ store: String) -> Int {
+        let enumerator = FileManager.default.enumerator(atPath: store + "/ingest/events")
+        var count = 0
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(".json") { count += 1 }
+        }
+        return count
+    }
+
     /// Every body through `ingest --from` (all applied) and through lighttpd (all 200), each
     /// path into its own store, then `expectations` on both; `import` refuses every body by name.
     static func throughEveryPath(_ vendor: String, _ bodies: [String], _ expectations: [Expectation],
