@@ -1,4 +1,7 @@
 import Glibc
+// `struct tm`: a release build finds it through OpenSSL's headers (a clang module merges the
+// definitions), and the member-import check then asks for that module too.
+import COpenSSL
 
 /// Unix seconds as `2042-04-12T00:00:00Z`, for messages (the module has no date formatter of its own).
 enum TrustDate {
