@@ -53,10 +53,13 @@ extension Option {
 
 extension Option where Value: RawRepresentable<String> & CaseIterable {
     /// One of a fixed list of choices (all the cases, or `among`), with "Did you mean …?" for a near miss.
-    static func choice(_ name: String, value: String, among choices: [Value] = Array(Value.allCases), help: String) -> Option<Value> {
-        let names = choices.map(\.rawValue)
+    /// `among` is optional rather than defaulted to `Array(Value.allCases)`: that array's generic
+    /// metadata is made at start-up for every command, `check` included (2% of its instructions).
+    static func choice(_ name: String, value: String, among choices: [Value]? = nil, help: String) -> Option<Value> {
+        let names = choices?.map(\.rawValue) ?? Value.allCases.map(\.rawValue)
+        let restricted = choices != nil
         return Option(name, value: value, kind: .choice(names), help: help) { (text, source) throws(ValueProblem) in
-            if let choice = Value(rawValue: text), names.contains(text) { return choice }
+            if let choice = Value(rawValue: text), !restricted || names.contains(text) { return choice }
             let suggestion = Suggestion.closest(to: text, in: names).map { " Did you mean '\($0)'?" } ?? ""
             let expected = names.count > 1 ? "\(names.dropLast().joined(separator: ", ")) or \(names.last!)" : names.joined()
             throw ValueProblem("invalid \(source.phrase): '\(Terminal.escape(text))'; expected \(expected).\(suggestion)")
