@@ -5,7 +5,7 @@ import EntitlementModel
 import EntitlementRules
 import EntitlementStore
 
-/// A stacked grant whose base was revoked concurrently (issue 21, item 2).
+/// A stacked grant whose base was revoked concurrently.
 ///
 /// Ben extends Alice's grant G1 by two weeks: his G2 is stacked on G1 (`stacked_on`) and
 /// starts at G1's end. Meanwhile Ana, on another clone, revokes G1. Neither meant Alice to
