@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "EntitlementTeam", dependencies: [
             "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
         ], exclude: ["README.md"]),
-        // Vendor webhooks: spool, ledger, ordering, adapters (issue 25; docs/ingest.md).
+        // Vendor webhooks: spool, ledger, ordering, adapters (docs/ingest.md).
         .target(name: "EntitlementIngest", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementImport", "EntitlementTrust",
         ], exclude: ["README.md"]),

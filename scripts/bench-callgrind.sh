@@ -1,5 +1,5 @@
 #!/bin/sh
-# The instruction-count gate of issue 22 (docs/performance.md, "Layered modules"): runs the
+# The instruction-count gate (docs/performance.md, "Layered modules"): runs the
 # three workloads under callgrind for each binary given and prints each count, and its change
 # against the first binary. Instruction counts do not move with the load of a shared machine.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live-store benchmarks (issue 25; docs/performance.md, "Live store"). Sourced by scripts/bench.sh
+# Live-store benchmarks (docs/performance.md, "Live store"). Sourced by scripts/bench.sh
 # (which defines BIN, WORK, AT, TOOLS, MODE and the helpers hf, row, log, stat_ms, le, ge,
 # yes_no, store, manifest); or run alone once the release binary is built (`make release`):
 #

@@ -1,4 +1,4 @@
-# Signed-data benchmarks (docs/security.md, "Speed"; issue 24). Sourced by scripts/bench.sh,
+# Signed-data benchmarks (docs/security.md, "Speed"). Sourced by scripts/bench.sh,
 # which defines BIN, WORK, AT, TOOLS, SMALL, BLOCKS, BLOCK_RUNS, BLOCK_WARMUP and the
 # helpers store, hf, rounds, row, paired_median, log and MEDIAN.
 #

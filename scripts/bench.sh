@@ -328,7 +328,7 @@ hf "heavy-text" -N -w 3 -r "$SLOW_RUNS" "$BIN status $HEAVY_USER --store $s --at
 HEAVY_KIB=$(peak_kib "$BIN" status "$HEAVY_USER" --store "$s" --at "$AT")
 hf "heavy-json" -N -w 3 -r "$SLOW_RUNS" "$BIN status $HEAVY_USER --json --store $s --at $AT"
 
-# -------- long renewal chain (issue 23, item 1): check and status --json, mid-chain and at its end
+# -------- long renewal chain: check and status --json, mid-chain and at its end
 
 # One subscription renewed N times in 5-minute sandbox periods; mid-chain, half the renewals
 # were recorded after --at (the case that was quadratic). Each store holds only that profile.
@@ -598,7 +598,7 @@ done)
         echo "| $n | $(fmt_ms "${MEDIAN[chain-$n-check-mid]:-}") | $(fmt_ms "${MEDIAN[chain-$n-status-mid]:-}") | $(fmt_ms "${MEDIAN[chain-$n-check-end]:-}") | $(fmt_ms "${MEDIAN[chain-$n-status-end]:-}") |"
     done
     echo
-    echo "One subscription renewed N times in 5-minute sandbox periods (\`entitlement-bench-store --chain-renewals N\`), alone in its store; mid-chain, half the renewals were recorded after \`--at\`. The engine's work is O(n log n) (counted, not timed, by \`EngineWorkTests\`), so each 4x in renewals should cost about 4x in time, not the 11-12x the quadratic engine took (issue 23, item 1). $SLOW_RUNS runs each."
+    echo "One subscription renewed N times in 5-minute sandbox periods (\`entitlement-bench-store --chain-renewals N\`), alone in its store; mid-chain, half the renewals were recorded after \`--at\`. The engine's work is O(n log n) (counted, not timed, by \`EngineWorkTests\`), so each 4x in renewals should cost about 4x in time, not the 11-12x the quadratic engine took. $SLOW_RUNS runs each."
     echo
     echo "Ratios: \"vs peer\" is the jq time divided by the \`check\` time on the same store. \"vs 1k\" for \`check\`, \`status\` and \`grant\` is the median, over the $BLOCKS rounds of alternating blocks, of each block's median divided by the same round's 1k block median (the median, min and max columns pool all blocks). Peak memory is the largest maximum RSS of three runs (\`/usr/bin/time -f %M\`), or of the timed runs for jq and the batch."
     echo "<!-- bench:results:end -->"

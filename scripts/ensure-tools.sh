@@ -36,7 +36,7 @@ command -v git >/dev/null 2>&1 || missing="$missing git"
 # The team store's permission hooks and the hostile-remote tests use find and cp.
 command -v find >/dev/null 2>&1 || missing="$missing findutils"
 command -v cp >/dev/null 2>&1 || missing="$missing coreutils"
-# The live-store tests (issue 25) run the webhook behind real web servers and post with curl;
+# The live-store tests run the webhook behind real web servers and post with curl;
 # `refresh` itself runs curl to read RevenueCat's API, so a deployment needs it too.
 command -v lighttpd >/dev/null 2>&1 || [ -x /usr/sbin/lighttpd ] || missing="$missing lighttpd"
 command -v curl >/dev/null 2>&1 || missing="$missing curl"

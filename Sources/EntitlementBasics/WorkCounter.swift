@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counts the steps an algorithm takes (elements visited, comparisons made), so tests can
-/// check how work grows with input size without reading a clock (issue 23: the engines
+/// check how work grows with input size without reading a clock (the engines
 /// must stay O(n log n) in a profile's transactions).
 ///
 /// Engines hold an optional counter; nil (the default outside tests) costs one branch.

@@ -18,7 +18,7 @@ package enum ConfigurationExtender {
         var added: [ConfigAddition] = []
         guard !mappings.isEmpty else { return (configuration, added) }
         // Positions by id (the first of an id, as `firstIndex` found it) and each one's products:
-        // one lookup per mapping instead of a scan of 8,000 entitlements (issue 23, item 16).
+        // one lookup per mapping instead of a scan of 8,000 entitlements.
         var positions: [String: Int] = [:]
         counter.add(configuration.entitlements.count + mappings.count)
         for (position, entitlement) in configuration.entitlements.enumerated() where positions[entitlement.id] == nil {

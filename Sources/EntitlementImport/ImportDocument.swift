@@ -25,7 +25,7 @@ package struct ImportDocument: Sendable {
     /// Stripe's subscription `metadata`, where config.json may name the customer id's key.
     var stripeMetadata: JSONObject?
     package var productMappings: [ProductMapping] = []
-    /// `productMappings` as a set: a document of 8,000 entitlements checked each against all (issue 23, item 16).
+    /// `productMappings` as a set: a document of 8,000 entitlements checked each against all.
     private var mappingSet: Set<ProductMapping> = []
     /// Adapty `custom_attributes`, in document order, null values left out.
     package var customAttributes: [(key: String, value: JSONValue)] = []

@@ -1,7 +1,7 @@
 import EntitlementBasics
 import EntitlementModel
 
-/// The warnings `import` gives about the configuration (issue 23, item 13; docs/import.md,
+/// The warnings `import` gives about the configuration (docs/import.md,
 /// section 7.5): a change it did not make for want of `--update-config`, and a purchase of
 /// a product that no entitlement maps, which would otherwise give no access, silently.
 package enum ImportNotices {

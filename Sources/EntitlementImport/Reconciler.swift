@@ -33,8 +33,8 @@ package enum Reconciler {
 
     ///
     /// One evaluation basis serves every entitlement statement, and the subscriptions' chains
-    /// are grouped once: the work is O(n log n) in transactions plus statements (issue 23,
-    /// items 1 and 16; a Qonversion document of 8,000 entitlements rebuilt both per statement).
+    /// are grouped once: the work is O(n log n) in transactions plus statements
+    /// (a Qonversion document of 8,000 entitlements rebuilt both per statement).
     package static func reconcile(_ document: ImportDocument, configuration: ProductConfiguration, at date: Date,
                                   counter: WorkCounter? = nil) -> [VerdictRow] {
         // The document alone, as it would be after import: the result is a property of the document.

@@ -13,7 +13,7 @@ extension RevenueCatMapper {
     /// was refunded (the refund wins, section 9.1.3).
     static func recordUnexplainedPeriods(of entitlements: [Entitlement], into document: inout ImportDocument, counter: WorkCounter? = nil) {
         // The document's transactions by product and by granted entitlement, kept up to date as
-        // periods are made up: each entitlement looks at its own (issue 23, item 16: a
+        // periods are made up: each entitlement looks at its own (a
         // document of 8,000 entitlements scanned every transaction for each).
         var byProduct: [String: [Int]] = [:], byGrant: [String: [Int]] = [:]
         func note(_ position: Int) {

@@ -3,7 +3,7 @@ import EntitlementJSON
 import EntitlementModel
 
 /// Documents of vendor APIs that this version recognises but does not import, refused by
-/// name rather than as an "unknown document shape" (issue 23, item 4; docs/import.md,
+/// name rather than as an "unknown document shape" (docs/import.md,
 /// section 14): RevenueCat's API v2 objects and Adapty's server-side API v2 profile.
 enum UnsupportedShapes {
     /// RevenueCat API v2 `object` values of customer data.

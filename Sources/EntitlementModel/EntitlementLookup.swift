@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The positions of a configuration's entitlements by id, built on the first lookup of a
-/// large configuration and dropped whenever the entitlements change (issue 23, item 16:
-/// `summary`, `verify` and `status` looked each of 8,000 entitlements up by a scan).
+/// large configuration and dropped whenever the entitlements change
+/// (`summary`, `verify` and `status` looked each of 8,000 entitlements up by a scan).
 ///
 /// A class, so copies of one configuration share what was built; always equal, so it
 /// never makes two configurations differ.

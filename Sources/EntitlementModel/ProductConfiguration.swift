@@ -98,7 +98,7 @@ extension ProductConfiguration {
         var object = raw
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)
         // Built from a list (a repeated id keeps its first place and last value, as setting
-        // did): setting 8,000 keys one by one searched the object each time (issue 23, item 16).
+        // did): setting 8,000 keys one by one searched the object each time.
         let entries = entitlements.map { entitlement -> (String, JSONValue) in
             var entry = entitlement.raw
             entry.mergeString(K.description.rawValue, entitlement.description)

@@ -1,7 +1,7 @@
 import EntitlementBasics
 import EntitlementJSON
 
-/// A new customer's `profile_id`, and the ids a merge kept for it (issue 21, item 3).
+/// A new customer's `profile_id`, and the ids a merge kept for it.
 ///
 /// Two clones that each create the same customer must hand out the same id, or the id one
 /// agent pasted into a ticket stops resolving after the merge. So a new profile's id is

@@ -1,6 +1,6 @@
 /// Why a piece of signed App Store data was refused: each case names the check that failed.
 ///
-/// The descriptions are the contract of issue 24 and docs/security.md; tests compare the
+/// The descriptions are a contract, stated in docs/security.md; tests compare the
 /// values with `==` and the CLI prints the description after the file's name.
 package enum SignedDataError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not `header.payload.signature` of base64url text (the count of segments found).

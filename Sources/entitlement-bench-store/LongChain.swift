@@ -1,7 +1,7 @@
 import Foundation
 import EntitlementModel
 
-/// The "long chain" benchmark profile (issue 23, item 1): one subscription renewed `count`
+/// The "long chain" benchmark profile: one subscription renewed `count`
 /// times, in Apple's accelerated sandbox periods of five minutes (a QA account), ending
 /// so that the reference date falls inside its last period.
 ///

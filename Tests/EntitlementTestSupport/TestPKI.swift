@@ -4,7 +4,7 @@ import Foundation
 /// A certificate authority minted in the test through libcrypto: EC keys, X.509 v3
 /// certificates with key identifiers and critical basicConstraints (so `X509_STRICT`
 /// stays on), and ES256 JWS signed with the leaf. Apple's own test certificates lack the
-/// identifiers; this is how every forgery of issue 24 is made.
+/// identifiers; this is how every forgery in the tests is made.
 package final class TestKey {
     package let handle: OpaquePointer
 

@@ -11,7 +11,7 @@ import EntitlementBasics
 /// ```
 /// Read with `pread` into memory of its own, never through a memory map: another process
 /// may truncate or rewrite the file while it is read, and a mapped page past the new end
-/// raises SIGBUS (issue 23, item 17); a short read is only a file not used. Written to a
+/// raises SIGBUS; a short read is only a file not used. Written to a
 /// temporary file beside it (mode 0600, never through a symbolic link), fsynced and
 /// renamed over it, so a reader sees a whole file or none. A file that is not exactly that
 /// (another user's, a link, truncated, another signature) is not used.

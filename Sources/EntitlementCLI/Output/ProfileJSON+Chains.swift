@@ -10,7 +10,7 @@ extension ProfileJSON {
     /// A few chains (the usual customer, even one with 10,000 renewals) are found by a pass
     /// each, comparing ids; more are found in one pass through a table, so that a profile of
     /// thousands of subscriptions costs one pass, not one per subscription, which made
-    /// `status --json` products × transactions (issue 23, item 16). Either way the work is at
+    /// `status --json` products × transactions. Either way the work is at
     /// most `chainPassLimit` passes, which `counter` counts.
     static func chains(of originals: [String], in profile: Profile, counter: WorkCounter?) -> [String: [Transaction]] {
         var chains: [String: [Transaction]] = [:]

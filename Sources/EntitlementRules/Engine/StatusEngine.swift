@@ -67,8 +67,8 @@ package struct StatusEngine: Sendable {
 
     /// `evaluate(_:for:at:)` over a basis shared by the evaluations of every entitlement.
     ///
-    /// O(n log n) in the profile's transactions, wherever `date` falls in a renewal chain
-    /// (issue 23, item 1); `EngineWorkTests` count the steps. The byte-level twin is
+    /// O(n log n) in the profile's transactions, wherever `date` falls in a renewal chain;
+    /// `EngineWorkTests` count the steps. The byte-level twin is
     /// `OneEntitlementEngine`; `FastCheckStoreTests` keep the two equal.
     package func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
         let profile = basis.profile, date = basis.date

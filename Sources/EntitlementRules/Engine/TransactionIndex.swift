@@ -3,7 +3,7 @@ import EntitlementBasics
 import EntitlementModel
 
 /// The transactions of one evaluation basis by what they unlock, built once so that each
-/// entitlement looks only at its own (issue 23, item 16: `status` of a profile with 8,000
+/// entitlement looks only at its own (`status` of a profile with 8,000
 /// entitlements visited every transaction once per entitlement).
 ///
 /// A transaction unlocks through exactly one key: its product, or for a manual grant its

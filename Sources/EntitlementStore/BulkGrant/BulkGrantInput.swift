@@ -18,7 +18,7 @@ package struct BulkGrantLine: Equatable, Sendable {
 ///
 /// Only lines that hold an id are kept (the grants need them, and duplicates are found
 /// among them); a refused line is handed to `refused` as soon as it is read and then
-/// forgotten, so a million bad lines cost no memory (issue 23: 2M bad lines took 1.5 GB).
+/// forgotten, so a million bad lines cost no memory (2M bad lines once took 1.5 GB).
 package struct BulkGrantInput {
     package init() {}
 

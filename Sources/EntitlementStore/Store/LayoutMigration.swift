@@ -3,7 +3,7 @@ import EntitlementBasics
 import EntitlementModel
 
 /// Renames the files of one store folder into a layout; re-running it finishes an interrupted run.
-/// A move never replaces a file (issue 23, item 15): a profile already at the target is
+/// A move never replaces a file: a profile already at the target is
 /// a collision, reported, never overwritten.
 package enum LayoutMigration {
     /// What to do with a file whose target is taken by another file.

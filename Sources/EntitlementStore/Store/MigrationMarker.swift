@@ -3,7 +3,7 @@ import EntitlementJSON
 import EntitlementModel
 import Glibc
 
-/// `migrate` in progress (issue 23, item 15). A killed `migrate` leaves profiles in two
+/// `migrate` in progress. A killed `migrate` leaves profiles in two
 /// layouts while `config.json` still names the old one: a reader would answer "no profile"
 /// for a moved customer, and a writer would create a second profile that a later run
 /// renamed over the first. So `migrate` writes `.migration` (the target layout) before its

@@ -2,7 +2,7 @@ import EntitlementBasics
 import EntitlementModel
 
 /// `verify --fix`: gives back every profile id a store's index still holds to the customer
-/// it names, for stores merged before ids were kept as aliases (issue 21, defect 3).
+/// it names, for stores merged before ids were kept as aliases.
 ///
 /// Two clones that each created the same new customer wrote two index entries,
 /// `index/profile-id/X` and `…/Y`, both naming the customer; an older merge kept one id in

@@ -8,7 +8,7 @@ import EntitlementStore
 ///
 /// `git add --all` writes one compressed loose object per file, each a file create in
 /// `.git/objects`: converting the 1M-profile bench store had written 1.2 GB of them after 20
-/// minutes (issue 21). fast-import writes one pack and the trees itself; the index then comes
+/// minutes. fast-import writes one pack and the trees itself; the index then comes
 /// from `read-tree`, with the stat data the load saw (`IndexStatFill`). The commit's author,
 /// committer, message, tree and the files committed are what `git add --all` and
 /// `git commit` made (the same untracked, not ignored files); no hook runs, as none would have

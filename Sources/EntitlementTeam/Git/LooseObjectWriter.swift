@@ -15,7 +15,7 @@ struct LooseObjectWriter {
     var durable = true
     private var pending: [(id: String, raw: [UInt8])] = []
     /// The ids in `pending`: a bulk grant adds tens of thousands of objects, and a scan of
-    /// the list per object made `grant --stdin` quadratic (issue 21, item 17).
+    /// the list per object made `grant --stdin` quadratic.
     private var pendingIDs: Set<String> = []
     /// Pending entries examined by `add`'s duplicate check, for the counted-work test:
     /// one per call whatever the batch's size.

@@ -3,7 +3,7 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementRules
 
-/// The merge's safety net (issue 21, item 2): after every rule has run, a merged profile
+/// The merge's safety net: after every rule has run, a merged profile
 /// that gives less access at the merge's time than each side gave is reported for review.
 /// "Less" means: no access where both sides had some, or access that ends before both
 /// sides' ends. The comparison reads no clock: the time is the merge's stamp.

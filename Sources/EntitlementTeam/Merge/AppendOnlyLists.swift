@@ -4,7 +4,7 @@ import EntitlementJSON
 import EntitlementModel
 
 /// The profile lists that only ever grow merge as unions, not as "the greater value": two
-/// clones that each learn an alias of a customer (`aliases`, issue 25) or each record a
+/// clones that each learn an alias of a customer (`aliases`) or each record a
 /// transfer (`transfers`) keep both, so every alias index entry still names a profile that
 /// lists it, and neither audit entry is lost.
 enum AppendOnlyLists {

@@ -29,7 +29,7 @@ enum KeyOrder {
     static func arrange(_ object: JSONObject, base: [String]?, ours: [String], theirs: [String]) -> JSONObject {
         let order = arrange(object.keys, base: base, ours: ours, theirs: theirs)
         // By hash, not by `object[key]`: a lookup scans the entries, and an object of 20,000
-        // keys made the merge driver quadratic (issue 21, item 17).
+        // keys made the merge driver quadratic.
         var values: [JSONKey: JSONValue] = [:]
         values.reserveCapacity(object.entries.count)
         for entry in object.entries { values[JSONKey(entry.key)] = entry.value }

@@ -2,7 +2,7 @@ import EntitlementJSON
 
 /// Something a merge decided that leaves a customer with less than one side meant: shown
 /// by `sync` (and by the driver under a plain `git pull`) as something for a person to
-/// review, never applied silently (issue 21, item 2; docs/team-store.md, "Merge rules").
+/// review, never applied silently (docs/team-store.md, "Merge rules").
 package struct MergeReview: Equatable, Sendable {
     package enum Kind: String, Sendable {
         /// A stacked grant moved to start at its base's concurrent revocation.

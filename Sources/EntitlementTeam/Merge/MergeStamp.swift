@@ -2,7 +2,7 @@ import FoundationEssentials
 import EntitlementModel
 
 /// When, and for whom, a merge is made: what the merge itself records (the voiding of a
-/// duplicate grant) is dated and attributed with it (issue 21, item 1).
+/// duplicate grant) is dated and attributed with it.
 ///
 /// The time is, unless given, the moment both sides were known: the latest change either
 /// side recorded (`knownAt`). It is never later than the merge itself, so from the moment

@@ -99,7 +99,7 @@ enum ProfileMerge {
         return (resolved, reviews)
     }
 
-    /// Every profile id either side gave out still resolves (issue 21, item 3): the merged
+    /// Every profile id either side gave out still resolves: the merged
     /// `profile_id` is chosen as any other field is, and every other id either side held
     /// joins `profile_id_aliases` (sorted by bytes).
     private static func keepEveryProfileID(_ merged: inout JSONObject, ours: Profile, theirs: Profile) {

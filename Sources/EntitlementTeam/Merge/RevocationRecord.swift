@@ -3,8 +3,8 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 
-/// A transaction's revocation and its restores, merged as one ordered record
-/// (issue 21, item 12), so that a merge never undoes a `restore`.
+/// A transaction's revocation and its restores, merged as one ordered record,
+/// so that a merge never undoes a `restore`.
 ///
 /// A revocation is named by its instant (`revoked_at`): one `revoke` stamps each
 /// transaction it takes once. A restore names the revocation it undid (the entry in

@@ -3,7 +3,7 @@ import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
 
-/// A stacked grant whose base was revoked concurrently (issue 21, item 2).
+/// A stacked grant whose base was revoked concurrently.
 ///
 /// Ben extends Alice's grant G1 by two weeks: his G2 is stacked on G1 (`stacked_on`) and
 /// starts at G1's end. Meanwhile Ana, on another clone, revokes G1. Neither meant Alice to

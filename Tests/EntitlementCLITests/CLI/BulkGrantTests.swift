@@ -19,7 +19,7 @@ struct BulkGrantTests {
         let store = directory.copyOfDemoStore()
         let result = grant(store, "alice\nbob\n\nalice\n bad\nmanual-active\r\n", ["--json"])
         #expect(result.exitCode == 2, "a bad line is a usage error, after the others applied")
-        // A refused line is reported as it is read, before the grants (issue 23, item 18).
+        // A refused line is reported as it is read, before the grants.
         let printed = try lines(result.stdout)
         #expect(printed.map { $0["line"] as? Int } == [5, 1, 2, 4, 6])
         let results = printed.sorted { ($0["line"] as? Int ?? 0) < ($1["line"] as? Int ?? 0) }

@@ -146,7 +146,7 @@ struct VerifyTypoTests {
         #expect(result.stdout.contains("transactions[0].expire_at: unknown field 'expire_at'; did you mean 'expires_at'?"))
         #expect(result.stdout.contains("transactions[0].expires_at: a subscription_started transaction without expires_at never expires"))
         #expect(result.stdout.contains("transactions[1].type: unknown transaction type 'subscription_renwed'; did you mean 'subscription_renewed'?"))
-        // Issue 23: every unknown key is reported, far from every known one or not (vendor data goes in `vendor`).
+        // Every unknown key is reported, far from every known one or not (vendor data goes in `vendor`).
         #expect(result.stdout.contains("transactions[1].vendor_note: unknown field 'vendor_note' (an unknown field is kept but ignored)"))
         #expect(result.stdout.contains("4 problems in 1 file (1 profile checked)."))
     }

@@ -7,7 +7,7 @@ import EntitlementTestSupport
 import Glibc
 #endif
 
-/// Issue 23 item 17: the completion cache is read with `pread`, never mapped, so another
+/// The completion cache is read with `pread`, never mapped, so another
 /// process truncating it meanwhile cannot crash completion (SIGBUS on a mapped page).
 @Suite(.tags(.unit))
 struct CompletionCacheReadTests {

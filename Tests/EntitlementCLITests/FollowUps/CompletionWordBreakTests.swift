@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementCLI
 import EntitlementTestSupport
 
-/// Issue 23 item 5: completion of customer ids holding `@`, `:`, `=` and spaces (bash, zsh, fish).
+/// Completion of customer ids holding `@`, `:`, `=` and spaces (bash, zsh, fish).
 ///
 /// bash cuts COMP_WORDS at every COMP_WORDBREAKS character, so `alice@cu` reaches the
 /// function as `alice`, `@`, `cu`; readline then replaces `@cu` (it keeps `@` and `$` in the

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementCLI
 import EntitlementTestSupport
 
-/// Issue 23 item 10: `history` keeps BY to the last, drops the team columns first, and says
+/// `history` keeps BY to the last, drops the team columns first, and says
 /// when columns are hidden.
 @Suite(.tags(.cli))
 struct HistoryColumnsTests {

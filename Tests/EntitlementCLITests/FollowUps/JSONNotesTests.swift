@@ -4,7 +4,7 @@ import Testing
 @testable import EntitlementJSON
 import EntitlementTestSupport
 
-/// Issue 23 item 14: under `--json`, notes and warnings on standard error are JSON objects,
+/// Under `--json`, notes and warnings on standard error are JSON objects,
 /// one per line, like errors.
 @Suite(.tags(.cli))
 struct JSONNotesTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementCLI
 import EntitlementTestSupport
 
-/// Issue 23 item 11: on a narrow terminal, vertical records and the profile header wrap long
+/// On a narrow terminal, vertical records and the profile header wrap long
 /// values (psql's wrapped format), so no line is wider than the terminal.
 @Suite(.tags(.cli))
 struct NarrowRecordsTests {

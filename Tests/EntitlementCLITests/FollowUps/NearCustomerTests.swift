@@ -6,7 +6,7 @@ import Testing
 @testable import EntitlementStore
 import EntitlementTestSupport
 
-/// Issue 23 item 12: a typo'd customer id does not silently become a new customer, and
+/// A typo'd customer id does not silently become a new customer, and
 /// lookups of an unknown customer suggest a near stored id.
 @Suite(.tags(.cli))
 struct NearCustomerTests {

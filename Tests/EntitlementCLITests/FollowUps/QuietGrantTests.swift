@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EntitlementTestSupport
 
-/// Issue 23 item 6: `-q` on a single grant, and as a global option before the command.
+/// `-q` on a single grant, and as a global option before the command.
 @Suite(.tags(.cli))
 struct QuietGrantTests {
     let directory = TemporaryDirectory()

@@ -8,7 +8,7 @@ import EntitlementTestSupport
 import Glibc
 #endif
 
-/// Issue 23 item 18: an import document's bad user id is the document's error, and a store
+/// An import document's bad user id is the document's error, and a store
 /// this user may not read is "permission denied", not "no store".
 @Suite(.tags(.cli))
 struct SmallFixesTests {

@@ -5,7 +5,7 @@ import Testing
 @testable import EntitlementStore
 import EntitlementTestSupport
 
-/// Issue 23 items 7, 8 and 18 (grant --stdin's memory): one line rule for every `--stdin`,
+/// One line rule for every `--stdin`,
 /// failures of `grant --stdin` on standard error too, and refused lines not kept.
 @Suite(.tags(.cli))
 struct StdinLineRuleTests {
@@ -53,7 +53,7 @@ struct StdinLineRuleTests {
         #expect(!profiles.contains { $0.contains("%23") || $0.contains("user@x.io") })
     }
 
-    /// Item 8: with the output in a file, the person at the terminal still sees each failure.
+    /// With the output in a file, the person at the terminal still sees each failure.
     @Test(arguments: [[], ["--json"], ["-q"]])
     func grantStdinFailuresGoToStandardError(_ extra: [String]) throws {
         let store = directory.copyOfDemoStore()
@@ -68,7 +68,7 @@ struct StdinLineRuleTests {
         #expect(result.stdout.isEmpty == (extra == ["-q"]))
     }
 
-    /// Item 18: refused lines are reported and forgotten; memory holds only the ids to grant.
+    /// Refused lines are reported and forgotten; memory holds only the ids to grant.
     @Test func refusedLinesAreNotKept() {
         var input = BulkGrantInput()
         var reported = 0

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementJSON
 import EntitlementTestSupport
 
-/// Issue 23 item 9: `verify` reports every unknown key of every store file, with "did you
+/// `verify` reports every unknown key of every store file, with "did you
 /// mean", and renewal info that belongs to no transaction; `vendor` objects may hold anything.
 @Suite(.tags(.cli))
 struct VerifyUnknownKeysTests {

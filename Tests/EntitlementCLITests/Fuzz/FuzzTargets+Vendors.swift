@@ -13,7 +13,7 @@ import EntitlementTestSupport
 #endif
 import FoundationEssentials
 
-/// One harness per vendor webhook body parser (issue 25, "Fuzzing"): `webhook`'s and
+/// One harness per vendor webhook body parser: `webhook`'s and
 /// `ingest`'s front end for each vendor. Compiled with FuzzTargets.swift (scripts/fuzz.sh).
 extension FuzzTargets {
     static let vendors: [(name: String, check: @Sendable ([UInt8]) -> String?)] = Vendor.allCases.map { vendor in

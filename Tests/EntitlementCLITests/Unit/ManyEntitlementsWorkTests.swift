@@ -9,7 +9,7 @@ import Testing
 import EntitlementTestSupport
 
 extension UnitTests {
-    /// Issue 23, item 16: the work, counted, of the shapes whose cost grew as entitlements ×
+    /// The work, counted, of the shapes whose cost grew as entitlements ×
     /// transactions: one profile of thousands of entitlements (`status`, `find`, `summary`),
     /// the vendor verdicts of a Qonversion, Adapty or RevenueCat document of thousands of
     /// entitlements (`import`), and many documents merged into one customer (`import -`).

@@ -8,7 +8,7 @@ import Testing
 import EntitlementTestSupport
 
 extension UnitTests {
-    /// Issue 23, item 16: the shapes of the item that ManyEntitlementsWorkTests leaves to the
+    /// The many-entitlement shapes that ManyEntitlementsWorkTests leaves to the
     /// parts, counted end to end (never timed): what `status` prints of a profile of
     /// thousands of entitlements (JSON and table), a vendor document whose entitlements each
     /// carry many transactions (entitlements × transactions), and many documents for one

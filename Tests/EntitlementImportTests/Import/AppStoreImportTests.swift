@@ -86,7 +86,7 @@ extension ImportTests {
             let store = Store()
             let (result, summary) = store.importJSON([fixtures + "/appstore/notification-placeholder.json"])
             #expect(result.exitCode == 0)
-            // Under --json, warnings are JSON objects on stderr (issue 23, item 14).
+            // Under --json, warnings are JSON objects on stderr.
             #expect(result.stderr.contains(#"{"warning":"\#(fixtures)/appstore/notification-placeholder.json: data.signedTransactionInfo is not a JWS (\"signed_transaction_info_value\"); skipped"}"#))
             #expect(result.stderr.components(separatedBy: "is not a JWS").count == 3)
             #expect(!result.stderr.contains("signatures are not verified"))

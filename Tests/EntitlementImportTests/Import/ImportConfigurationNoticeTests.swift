@@ -5,7 +5,7 @@ import Testing
 import EntitlementTestSupport
 
 extension ImportTests {
-    /// Issue 23, item 13: `import` changes the shared configuration only with
+    /// `import` changes the shared configuration only with
     /// `--update-config`, names each change it did not make, and warns about purchases of
     /// products that no entitlement maps.
     @Suite(.tags(.cli))
@@ -58,7 +58,7 @@ extension ImportTests {
 }
 
 extension ImportTests {
-    /// Issue 23, item 4: RevenueCat API v2 and Adapty API v2 documents are refused by name
+    /// RevenueCat API v2 and Adapty API v2 documents are refused by name
     /// (not as an unknown shape), with or without --format, and nothing is written.
     @Suite(.tags(.cli))
     struct UnsupportedVendorVersionTests {

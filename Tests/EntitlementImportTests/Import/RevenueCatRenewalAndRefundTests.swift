@@ -5,7 +5,7 @@ import Testing
 import EntitlementTestSupport
 
 extension ImportTests {
-    /// Issue 23, items 2 and 3: a RevenueCat grace period's renewal outlook, and a refund
+    /// A RevenueCat grace period's renewal outlook, and a refund
     /// against an entitlement whose `expires_date` runs on.
     @Suite(.tags(.cli))
     struct RevenueCatRenewalAndRefundTests {

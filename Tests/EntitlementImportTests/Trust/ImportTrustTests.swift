@@ -5,7 +5,7 @@ import Testing
 @testable import EntitlementStore
 import EntitlementTestSupport
 
-/// `import` verifies App Store signed data by default (issue 24, docs/security.md): refusal is
+/// `import` verifies App Store signed data by default (docs/security.md): refusal is
 /// exit 4 with the check named and nothing written; `--trust-root`, `ENTITLEMENT_TRUST_ROOTS`,
 /// `--no-verify`, `config.json`'s `app_store` identity, and `verify`'s report of unverified data.
 @Suite(.tags(.cli))
@@ -96,7 +96,7 @@ struct ImportTrustTests {
         let (document, _) = files(notification(chain.sign(Self.transaction)))
         let result = run([document, "--no-verify", "--json"])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        #expect(result.stderr.contains(#"{"warning":"JWS signatures are not verified (--no-verify)"#))  // JSON under --json (issue 23, item 14)
+        #expect(result.stderr.contains(#"{"warning":"JWS signatures are not verified (--no-verify)"#))  // JSON under --json
         #expect(try JSONParser.parse(result.stdout)["signatures_verified"] == .bool(false))
         let report = runCLI(["verify", "--store", store.path])
         #expect(report.exitCode != 0)
@@ -128,7 +128,7 @@ struct ImportTrustTests {
     }
 
     @Test func paddedJWSIsAcceptedAsDocumented() {
-        // Issue 23: '=' padding is optional (docs/import.md section 2.1); it was skipped as "not a JWS".
+        // '=' padding is optional (docs/import.md section 2.1); it was skipped as "not a JWS".
         var payload = Self.transaction.replacingOccurrences(of: "\n", with: "")
         func encoded(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementJSON
 import EntitlementTestSupport
 
-/// Import's JWS shape test with `=` padding (issue 23, docs/import.md section 2.1): padding
+/// Import's JWS shape test with `=` padding (docs/import.md section 2.1): padding
 /// is allowed at the end of each segment, at most two, never alone or in the middle.
 @Suite(.tags(.unit))
 struct JWSShapeTests {

@@ -5,7 +5,7 @@ import Testing
 @testable import EntitlementModel
 import EntitlementTestSupport
 
-/// Issue 25, "Crash safety": `webhook` (as CGI, the built binary) and `ingest` are killed with
+/// Crash safety: `webhook` (as CGI, the built binary) and `ingest` are killed with
 /// SIGKILL at seeded random moments. After one more `ingest`, every event answered 200 is
 /// applied, none twice, every profile reads whole, and `verify` is clean. The kill timings are
 /// drawn from fixed seeds; ENTITLEMENT_STRESS=1 runs more seeds and events (by hand:

@@ -3,7 +3,7 @@ import Testing
 import EntitlementTestSupport
 
 /// Order and exactly-once: any arrival order of the same events gives byte-identical profiles,
-/// and a replay changes nothing (issue 25, semantics 1 and 2).
+/// and a replay changes nothing.
 @Suite(.tags(.cli))
 struct IngestOrderTests {
     typealias F = IngestFixtures

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementBasics
 import EntitlementTestSupport
 
-/// Issue 25, "Property tests": for a seeded random set of events from several vendors, ingest
+/// Property tests: for a seeded random set of events from several vendors, ingest
 /// split across two team clones (real git, a bare remote) and then `sync` equals ingest of all
 /// of them into one: the same profiles and config.json byte for byte, the same ledger, each event
 /// applied once. Events given to both clones are duplicates, idempotent across clones.

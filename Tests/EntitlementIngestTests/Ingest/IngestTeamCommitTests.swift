@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EntitlementTestSupport
 
-/// In a team store `ingest` commits once per batch (issue 25, "Audit"): the message names the
+/// In a team store `ingest` commits once per batch: the message names the
 /// vendor, the count and the event ids; the author is the configured ingest actor; nothing is
 /// left uncommitted. Real git, the built binary.
 @Suite(.tags(.endToEnd), .timeLimit(.minutes(10)), .enabled(if: Binary.exists, "needs the built binary"))

@@ -4,7 +4,7 @@ import Testing
 import EntitlementTestSupport
 
 /// `refresh USER --vendor revenuecat` and `ingest --refresh` against RevenueCat's API played back
-/// by lighttpd on 127.0.0.1 (issue 25, "Refresh"); curl is the client, as in production.
+/// by lighttpd on 127.0.0.1; curl is the client, as in production.
 @Suite(.tags(.cli), .serialized, .timeLimit(.minutes(10)), .enabled(if: RecordedAPI.available, "needs lighttpd and curl (scripts/ensure-tools.sh)"))
 struct RefreshTests {
     typealias F = IngestFixtures

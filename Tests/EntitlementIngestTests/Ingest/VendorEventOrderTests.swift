@@ -11,7 +11,7 @@ import EntitlementTestSupport
 @testable import EntitlementTrust
 
 /// Adapty and Qonversion deliveries in any order give byte-identical profiles, and a replay
-/// changes nothing (issue 25, semantics 1 and 2), as IngestOrderTests shows for the others.
+/// changes nothing, as IngestOrderTests shows for the others.
 @Suite(.tags(.cli))
 struct VendorEventOrderTests {
     typealias F = IngestFixtures

@@ -4,7 +4,7 @@ import Testing
 import EntitlementTestSupport
 
 /// The webhook behind a real web server (lighttpd with mod_cgi, and busybox httpd), posted to
-/// with curl, checked with `check`: issue 25, "Tests: the real thing, end to end".
+/// with curl, checked with `check`: the real thing, end to end.
 @Suite(.tags(.endToEnd), .serialized, .timeLimit(.minutes(10)), .enabled(if: WebServer.available, "needs lighttpd, curl and the built binary (scripts/ensure-tools.sh)"))
 struct WebServerTests {
     typealias F = IngestFixtures

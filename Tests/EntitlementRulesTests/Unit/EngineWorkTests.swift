@@ -6,7 +6,7 @@ import Testing
 import EntitlementTestSupport
 
 extension UnitTests {
-    /// Issue 23, items 1 and 16: the engine's work, counted (never timed), grows as
+    /// The engine's work, counted (never timed), grows as
     /// n log n in a profile's transactions, wherever the evaluation time falls in a long
     /// renewal chain, and each entitlement of a profile with thousands looks only at its own.
     ///

@@ -70,7 +70,7 @@ extension UnitTests {
             #expect(F.level([Self.subscription], renewals: ["t1": renewal], at: "2026-02-10T00:00:00Z").state == .billingRetry)
         }
 
-        /// Issue 23, item 2: `will_renew` false (RevenueCat's on a billing issue) does not make a
+        /// `will_renew` false (RevenueCat's on a billing issue) does not make a
         /// grace or retry period read `canceled`; outside them it still does.
         @Test(arguments: [
             ("2026-02-05T00:00:00Z", AccessState.gracePeriod, RenewState.billingIssue),

@@ -5,7 +5,7 @@ import Testing
 @testable import EntitlementStore
 import EntitlementTestSupport
 
-/// Issue 23, item 15: an interrupted `migrate` is recorded (`.migration`), every other
+/// An interrupted `migrate` is recorded (`.migration`), every other
 /// reader of a missing profile and every writer refuses until `migrate` runs again, and no
 /// move ever replaces a profile.
 @Suite(.tags(.endToEnd))

@@ -8,7 +8,7 @@ import Testing
 import EntitlementTestSupport
 
 extension Merge {
-    /// Issue 21's merge reproductions at the level of the pure merge (items 1 and 2), with
+    /// Merge reproductions at the level of the pure merge, with
     /// the merge's time derived from the sides as the driver does it.
     @Suite(.tags(.unit))
     struct MergeRulesTests {

@@ -5,7 +5,7 @@ import Testing
 import EntitlementTestSupport
 
 extension Merge {
-    /// Issue 21, item 17: the merge driver's work follows an object's keys linearly (plus a
+    /// The merge driver's work follows an object's keys linearly (plus a
     /// sort), counted in operations, never timed.
     @Suite(.tags(.unit))
     struct MergeWorkTests {

@@ -9,7 +9,7 @@ import Testing
 import EntitlementTestSupport
 
 extension Merge {
-    /// Issue 21, item 3: a new customer's profile_id is the same on every clone, and a merge
+    /// A new customer's profile_id is the same on every clone, and a merge
     /// of two different ids keeps both resolving.
     @Suite(.tags(.unit))
     struct ProfileIdentityTests {

@@ -89,7 +89,7 @@ extension Merge {
                 let merged = try Merge.mergedProfile(base, ours, theirs)
                 let keyed = Dictionary(grouping: merged.transactions.filter { $0.idempotencyKey != nil }, by: { $0.idempotencyKey! })
                 for (key, group) in keyed {
-                    // From the merge's time on, whenever each was to start (issue 21, item 1).
+                    // From the merge's time on, whenever each was to start.
                     let giving = group.filter { transaction in transaction.revokedAt.map { $0 > Merge.stamp.at! } ?? true }
                     #expect(giving.count <= 1, "seed \(seed): key \(key)")
                     if group.count > 1 { duplicatesSeen += 1 }

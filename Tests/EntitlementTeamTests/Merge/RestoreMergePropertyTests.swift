@@ -9,7 +9,7 @@ import Testing
 import EntitlementTestSupport
 
 extension Merge {
-    /// Issue 21, item 12: revocation and restore are one ordered record per transaction;
+    /// Revocation and restore are one ordered record per transaction;
     /// random three-way merges never undo a restore, never lose a standing revocation,
     /// and merge(A, B) == merge(B, A) to the byte.
     @Suite(.tags(.unit))

@@ -5,7 +5,7 @@ import Testing
 @testable import EntitlementTeam
 import EntitlementTestSupport
 
-/// `init --git` of a plain store as one `git fast-import` bulk load (issue 21, scale): the
+/// `init --git` of a plain store as one `git fast-import` bulk load at scale: the
 /// same end state as `git add --all` and `git commit` gave.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct TeamBulkInitTests {

@@ -5,7 +5,7 @@ import Testing
 import EntitlementTestSupport
 
 /// Git's index after the tool's commits in a store past the old 4 MB limit, above which the
-/// index used to be left stale (issue 21, defect 4): `git status` prints nothing after any
+/// index used to be left stale: `git status` prints nothing after any
 /// command, with no hook run first.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct TeamIndexAtScaleTests {

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import EntitlementTestSupport
 
-/// Issue 21's merge reproductions with real clones, a bare remote and the built binary
-/// (items 1, 2, 8 and 12). Times are the tool's own; every check compares with what the
-/// store recorded, never with the test's clock.
+/// Merge reproductions with real clones, a bare remote and the built binary.
+/// Times are the tool's own; every check compares with what the store recorded,
+/// never with the test's clock.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct TeamMergeRulesTests {
     static func json(_ text: String) throws -> [String: Any] {

@@ -4,7 +4,7 @@ import Testing
 @testable import EntitlementStore
 import EntitlementTestSupport
 
-/// `verify --fix` on stores an older merge left with a dropped profile id (issue 21, defect 3):
+/// `verify --fix` on stores an older merge left with a dropped profile id:
 /// the fixtures are made as that merge left them, by hand.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct TeamProfileIDRepairTests {

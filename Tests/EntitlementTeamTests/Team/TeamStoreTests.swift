@@ -137,7 +137,7 @@ struct TeamStoreTests {
         let clone = try Binary.run(["clone", team.directory.path + "/nothing.git", "--store", team.store("c")], environment: team.environment)
         #expect(clone.exitCode == 6)
         #expect(clone.stderr.hasPrefix("Error: cannot clone"))
-        // Nothing was cloned, so there are no local commits to keep (issue 23, item 18).
+        // Nothing was cloned, so there are no local commits to keep.
         #expect(clone.stderr.contains("Nothing was cloned"))
         #expect(!clone.stderr.contains("ommits are kept"))
         let plain = team.directory.store()

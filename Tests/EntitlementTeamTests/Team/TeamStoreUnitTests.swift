@@ -89,7 +89,7 @@ struct TeamStoreUnitTests {
         let revoke = RevokeRequest(entitlement: "premium", transactionID: nil, includeStore: true, reason: "Refund", actor: "dana")
         #expect(ChangeSummary.revoke(revoke, userID: "bob") == "revoke premium from bob (including store purchases): Refund")
         #expect(ChangeSummary.import(["a.json", "b.json", "c.json", "d.json"], customers: []) == "import 4 documents: a.json, b.json, c.json, …")
-        // Issue 21, item 8: the customers changed, up to three, then a count.
+        // The customers changed, up to three, then a count.
         #expect(ChangeSummary.import(["a.json"], customers: ["alice", "bob"]) == "import 1 document for alice, bob: a.json")
         #expect(ChangeSummary.import(["-"], customers: ["a", "b", "c", "d"]) == "import 1 document for 4 customers: -")
         #expect(ChangeSummary.describe(GrantDuration(seconds: 14 * 86_400)) == "2w")

@@ -3,7 +3,7 @@ import Testing
 import EntitlementTestSupport
 @testable import EntitlementTrust
 
-/// Every forgery of issue 24 against a chain minted in the test, with strict X.509 checks on.
+/// Every forgery docs/security.md lists, against a chain minted in the test, with strict X.509 checks on.
 @Suite(.tags(.unit))
 struct ForgeryTests {
     static let payload = #"{"bundleId":"com.example","environment":"Production","signedDate":1761962975000,"transactionId":"1"}"#

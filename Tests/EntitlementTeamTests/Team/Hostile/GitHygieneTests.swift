@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EntitlementTestSupport
 
-/// Issue 21, item 4: git's index is current after every tool command, so `git status` right
+/// Git's index is current after every tool command, so `git status` right
 /// after it prints nothing, without any hook or refresh run first.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct GitHygieneTests {

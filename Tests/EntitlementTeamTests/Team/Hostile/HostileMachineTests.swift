@@ -8,11 +8,11 @@ import Testing
 @testable import EntitlementTeam
 import EntitlementTestSupport
 
-/// Issue 21, items 10, 6 and 18: the tool's git is private and goes only where the store is,
+/// The tool's git is private and goes only where the store is,
 /// whatever the caller's umask and environment.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct HostileMachineTests {
-    /// Item 10: `(umask 000; entitlement clone …)` is 0700/0600, `.git` and its hooks included.
+    /// `(umask 000; entitlement clone …)` is 0700/0600, `.git` and its hooks included.
     @Test func aCloneUnderALooseUmaskIsPrivate() throws {
         let team = try TeamFixture.team(of: 1)
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
@@ -31,7 +31,7 @@ struct HostileMachineTests {
         #expect(try team.git(["config", "core.sharedRepository"], in: "c").stdout == "0600\n")
     }
 
-    /// Item 6: profiles that arrive through `sync`, and through a plain `git pull` under umask 022,
+    /// Profiles that arrive through `sync`, and through a plain `git pull` under umask 022,
     /// are 0600 in 0700 folders.
     @Test func filesThatArriveAreOwnerOnly() throws {
         let team = try TeamFixture.team(of: 2)
@@ -50,7 +50,7 @@ struct HostileMachineTests {
         #expect(try team.mode(team.store("s0") + "/" + (bob as NSString).deletingLastPathComponent) == 0o700)
     }
 
-    /// Item 18: the caller's GIT_* variables never redirect the tool's git.
+    /// The caller's GIT_* variables never redirect the tool's git.
     @Test func theCallersGitEnvironmentIsIgnored() throws {
         let team = try TeamFixture.team(of: 1)
         let elsewhere = team.directory.path + "/elsewhere"

@@ -8,10 +8,10 @@ import Testing
 @testable import EntitlementTeam
 import EntitlementTestSupport
 
-/// Issue 21, items 11, 13, 16 (deletions), 5 and 7: what a push can make a merge do.
+/// What a push (deletions included) can make a merge do.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct HostileMergeTests {
-    /// Item 11: a pushed `profiles/** merge=union` would make a merge write duplicate keys.
+    /// A pushed `profiles/** merge=union` would make a merge write duplicate keys.
     @Test func aPushedGitattributesCannotSwitchTheDriverOff() throws {
         let team = try TeamFixture.teamWithAttacker(of: 2)
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
@@ -38,7 +38,7 @@ struct HostileMergeTests {
         #expect(try team.settledStatus(in: "s0").isEmpty)
     }
 
-    /// Item 11: a merge whose result the tool cannot read is never committed nor pushed.
+    /// A merge whose result the tool cannot read is never committed nor pushed.
     @Test func aMergedResultThatFailsTheCheckIsNeverCommitted() throws {
         let team = try TeamFixture.team(of: 2)
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
@@ -62,7 +62,7 @@ struct HostileMergeTests {
         #expect(try team.run(["sync"], in: "s0").exitCode == 0, "the real driver merges it")
     }
 
-    /// Item 13: the docs' own config.json example (no `profile_layout`) would orphan every customer.
+    /// The docs' own config.json example (no `profile_layout`) would orphan every customer.
     @Test func aLayoutChangeThatLeavesTheFilesIsRefused() throws {
         let team = try TeamFixture.teamWithAttacker(of: 1)
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
@@ -78,7 +78,7 @@ struct HostileMergeTests {
         #expect(try team.run(["check", "alice", "premium", "--quiet"], in: "s0").exitCode == 0)
     }
 
-    /// Item 16: a push that deletes every profile needs `--allow-deletions`, and is reported.
+    /// A push that deletes every profile needs `--allow-deletions`, and is reported.
     @Test func massDeletionsNeedAllowDeletionsAndAreReported() throws {
         let team = try TeamFixture.teamWithAttacker(of: 1)
         #expect(try team.run(["grant", "--stdin", "premium", "--lifetime", "--quiet"], in: "s0", stdin: "a\nb\nc\n").exitCode == 0)
@@ -97,8 +97,8 @@ struct HostileMergeTests {
         #expect(allowed.stdout.contains("a.json"))
     }
 
-    /// Item 5: plain `git pull` merges divergent branches out of the box, through the driver.
-    /// Item 7: sync's merge commit is authored by the actor.
+    /// Plain `git pull` merges divergent branches out of the box, through the driver.
+    /// Sync's merge commit is authored by the actor.
     @Test func plainGitPullMergesAndSyncsMergeIsTheActors() throws {
         let team = try TeamFixture.team(of: 3)
         for (store, user) in [("s0", "a"), ("s1", "b"), ("s2", "c")] {

@@ -3,7 +3,7 @@ import Testing
 @testable import EntitlementTeam
 import EntitlementTestSupport
 
-/// Issue 21, items 14 and 15, and issue 23's `sync --timeout`: whatever a killed run of the
+/// Killed runs and `sync --timeout`: whatever a killed run of the
 /// tool's own git leaves is recovered under the lock; a local failure is never exit 6.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct HostileRecoveryTests {
@@ -74,7 +74,7 @@ struct HostileRecoveryTests {
         #expect(sync.stderr.contains("not of the remote"))
     }
 
-    /// Item 15: a copy made with `cp -a` (new inodes, same files) syncs.
+    /// A copy made with `cp -a` (new inodes, same files) syncs.
     @Test func aCopiedStoreSyncs() throws {
         let team = try TeamFixture.team(of: 2)
         #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s0").exitCode == 0)
@@ -87,7 +87,7 @@ struct HostileRecoveryTests {
         #expect(try team.run(["check", "b", "--quiet"], in: "copy").exitCode == 0)
     }
 
-    /// Issue 23, item 18: a remote that stops answering is given up after `--timeout` (exit 6).
+    /// A remote that stops answering is given up after `--timeout` (exit 6).
     @Test func aRemoteThatNeverAnswersTimesOut() throws {
         let team = try TeamFixture.team(of: 1)
         #expect(try team.git(["remote", "set-url", "origin", "ssh://git.invalid/store.git"], in: "s0").exitCode == 0)

@@ -8,7 +8,7 @@ import Testing
 @testable import EntitlementTeam
 import EntitlementTestSupport
 
-/// Issue 21, items 9 and 16: a push may bring only store files, as plain files. Everything else
+/// A push may bring only store files, as plain files. Everything else
 /// is refused by path before anything is checked out, and the victim's store stays as it was.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct HostileTreeTests {
@@ -57,7 +57,7 @@ struct HostileTreeTests {
         #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/.tmp/p"))
     }
 
-    /// Item 16: a linked fan-out folder, a gitlink in place of a profile, a committed `.lock` link.
+    /// A linked fan-out folder, a gitlink in place of a profile, a committed `.lock` link.
     @Test func linksGitlinksAndALockLinkAreRefusedAndTheFixArrives() throws {
         let team = try TeamFixture.teamWithAttacker(of: 1)
         #expect(try team.run(["grant", "alice", "premium", "--lifetime"], in: "s0").exitCode == 0)
