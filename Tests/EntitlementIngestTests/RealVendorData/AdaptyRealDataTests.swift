@@ -51,34 +51,10 @@ struct AdaptyRealDataTests {
     @Test(.enabled(if: RealEvents.sharedHas("vendor-events/adapty"), "../shared/vendor-events/adapty is not beside the repository (Adapty's sample is not copied: no licence)"))
     func adaptysPublishedExampleInPlace() throws {
         let published = try #require(readFile(Self.sample))
-        let directory = TemporaryDirectory()
-        let (store, secrets) = RealEvents.setUp(directory)
-        // As published: not JSON, refused with the parser's message on every path.
-        let parserMessage = "invalid JSON at line 62, column 3"
-        let imported = try Binary.run(["import", Self.sample, "--store", store])
-        #expect(imported.exitCode == 4 && imported.stderr.contains(parserMessage), "\(imported.stderr)")
-        let from = try RealEvents.folder([published], in: directory)
-        let ingest = try Binary.run(["ingest", "--from", from, "--vendor", "adapty", "--store", store, "--secrets", secrets])
-        #expect(ingest.exitCode == 2 && ingest.stderr.contains("adapty: malformed: \(parserMessage)"), "\(ingest.stderr)")
-        let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
-        defer { server.stop() }
-        let headers = RealEvents.headers["adapty"] ?? [:]
-        let refused = try server.post(RealEvents.url("adapty"), body: published, headers: headers)
-        #expect(refused.status == 400 && refused.body.contains(parserMessage), "\(refused.body)")
-        // The comma Adapty's page leaves out, put back: an event, applied, and refused by import by name.
+        // As published: not JSON. The comma Adapty's page leaves out, put back: an event.
         let repaired = published.replacingOccurrences(of: "\"Fluffy\"}\n", with: "\"Fluffy\"},\n")
-        #expect(repaired != published)
-        let posted = try server.post(RealEvents.url("adapty"), body: repaired, headers: headers)
-        #expect(posted.status == 200 && posted.body.contains("\"events\": 1"), "\(posted.body) \(server.cgiLog)")
-        // The answer promises the event is spooled; the apply after it records it in the ledger.
-        #expect(RealEvents.ledgerRecords(store) == 1, "\(server.cgiLog)")
-        let otherDirectory = TemporaryDirectory()
-        let other = RealEvents.setUp(otherDirectory)
-        let repairedFolder = try RealEvents.folder([repaired], in: otherDirectory)
-        let applied = try Binary.run(["ingest", "--from", repairedFolder, "--store", other.store, "--secrets", other.secrets, "--json"])
-        #expect(applied.exitCode == 0 && applied.stdout.contains("\"applied\": 1"), "\(applied.stdout)\(applied.stderr)")
-        let importedRepaired = try Binary.run(["import", "-", "--store", other.store], stdin: repaired)
-        #expect(importedRepaired.exitCode == 2 && importedRepaired.stderr.contains(Self.refusal), "\(importedRepaired.stderr)")
+        try RealEvents.publishedThenRepaired("adapty", published: published, parserMessage: "invalid JSON at line 62, column 3",
+                                             repaired: repaired, importRefusal: Self.refusal)
     }
 
     /// Adapty's SDK and API profiles (MIT and Adapty's docs, ../shared) are documents, not events.

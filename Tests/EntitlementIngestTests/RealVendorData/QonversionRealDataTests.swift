@@ -50,36 +50,14 @@ struct QonversionRealDataTests {
     func qonversionsPublishedExampleInPlace() throws {
         let published = try #require(readFile(Self.sample))
         let body = String(published[try #require(published.firstIndex(of: "{"))...])
-        let directory = TemporaryDirectory()
-        let (store, secrets) = RealEvents.setUp(directory)
-        let parserMessage = "invalid JSON at line"
-        let from = try RealEvents.folder([body], in: directory)
-        let imported = try Binary.run(["import", from + "/000.json", "--store", store])
-        #expect(imported.exitCode == 4 && imported.stderr.contains(parserMessage), "\(imported.stderr)")
-        let ingest = try Binary.run(["ingest", "--from", from, "--vendor", "qonversion", "--store", store, "--secrets", secrets])
-        #expect(ingest.exitCode == 2 && ingest.stderr.contains("qonversion: malformed: \(parserMessage)"), "\(ingest.stderr)")
-        let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
-        defer { server.stop() }
-        let headers = RealEvents.headers["qonversion"] ?? [:]
-        let refused = try server.post(RealEvents.url("qonversion"), body: body, headers: headers)
-        #expect(refused.status == 400 && refused.body.contains(parserMessage), "\(refused.body)")
         // `=>` read as `:`, the field cut off after "new_product dropped, the object closed.
         var repaired = body.replacingOccurrences(of: "\" => \"", with: "\": \"")
         repaired = String(repaired[..<(try #require(repaired.range(of: "\"new_product"))).lowerBound])
         repaired = repaired.trimmingCharacters(in: .whitespacesAndNewlines)
         if repaired.hasSuffix(",") { repaired.removeLast() }
         repaired += "\n}\n"
-        let posted = try server.post(RealEvents.url("qonversion"), body: repaired, headers: headers)
-        #expect(posted.status == 200 && posted.body.contains("\"events\": 1"), "\(posted.body) \(server.cgiLog)")
-        // The answer promises the event is spooled; the apply after it records it in the ledger.
-        #expect(RealEvents.ledgerRecords(store) == 1, "\(server.cgiLog)")
-        let otherDirectory = TemporaryDirectory()
-        let other = RealEvents.setUp(otherDirectory)
-        let repairedFolder = try RealEvents.folder([repaired], in: otherDirectory)
-        let applied = try Binary.run(["ingest", "--from", repairedFolder, "--store", other.store, "--secrets", other.secrets, "--json"])
-        #expect(applied.exitCode == 0 && applied.stdout.contains("\"applied\": 1"), "\(applied.stdout)\(applied.stderr)")
-        let importedRepaired = try Binary.run(["import", "-", "--store", other.store], stdin: repaired)
-        #expect(importedRepaired.exitCode == 2 && importedRepaired.stderr.contains(Self.refusal), "\(importedRepaired.stderr)")
+        try RealEvents.publishedThenRepaired("qonversion", published: body, parserMessage: "invalid JSON at line",
+                                             repaired: repaired, importRefusal: Self.refusal)
     }
 
     /// Qonversion's SDK documents (MIT, ../shared; trailing commas as published) are not events:

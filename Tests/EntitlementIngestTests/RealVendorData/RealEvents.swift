@@ -61,6 +61,37 @@ enum RealEvents {
         }
     }
 
+    /// A vendor's published example that is not JSON as published: refused with the parser's
+    /// message by `import` (exit 4), `ingest --from` (exit 2) and the webhook (400); then the
+    /// same example with its typo repaired: answered 200 and applied once by the webhook,
+    /// applied by `ingest --from`, and refused by `import` by name.
+    static func publishedThenRepaired(_ vendor: String, published: String, parserMessage: String, repaired: String,
+                                      importRefusal: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(repaired != published, sourceLocation: sourceLocation)
+        let directory = TemporaryDirectory()
+        let (store, secrets) = setUp(directory)
+        let from = try folder([published], in: directory)
+        let imported = try Binary.run(["import", from + "/000.json", "--store", store])
+        #expect(imported.exitCode == 4 && imported.stderr.contains(parserMessage), "\(imported.stderr)", sourceLocation: sourceLocation)
+        let ingest = try Binary.run(["ingest", "--from", from, "--vendor", vendor, "--store", store, "--secrets", secrets])
+        #expect(ingest.exitCode == 2 && ingest.stderr.contains("\(vendor): malformed: \(parserMessage)"), "\(ingest.stderr)", sourceLocation: sourceLocation)
+        let server = try WebServer(directory: directory.path, store: store, secrets: secrets)
+        defer { server.stop() }
+        let refused = try server.post(url(vendor), body: published, headers: headers[vendor] ?? [:])
+        #expect(refused.status == 400 && refused.body.contains(parserMessage), "\(refused.body)", sourceLocation: sourceLocation)
+        let posted = try server.post(url(vendor), body: repaired, headers: headers[vendor] ?? [:])
+        #expect(posted.status == 200 && posted.body.contains("\"events\": 1"), "\(posted.body) \(server.cgiLog)", sourceLocation: sourceLocation)
+        // The answer promises the event is spooled; the apply after it records it in the ledger.
+        #expect(ledgerRecords(store) == 1, "\(server.cgiLog)", sourceLocation: sourceLocation)
+        let otherDirectory = TemporaryDirectory()
+        let other = setUp(otherDirectory)
+        let repairedFolder = try folder([repaired], in: otherDirectory)
+        let applied = try Binary.run(["ingest", "--from", repairedFolder, "--store", other.store, "--secrets", other.secrets, "--json"])
+        #expect(applied.exitCode == 0 && applied.stdout.contains("\"applied\": 1"), "\(applied.stdout)\(applied.stderr)", sourceLocation: sourceLocation)
+        let importedRepaired = try Binary.run(["import", "-", "--store", other.store], stdin: repaired)
+        #expect(importedRepaired.exitCode == 2 && importedRepaired.stderr.contains(importRefusal), "\(importedRepaired.stderr)", sourceLocation: sourceLocation)
+    }
+
     /// The records of the store's ledger of applied events (`ingest/events/`).
     static func ledgerRecords(_ store: String) -> Int {
         let enumerator = FileManager.default.enumerator(atPath: store + "/ingest/events")
