@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
@@ -29,18 +28,11 @@ struct AliasWorkTests {
         var bytes: [Int] = []
         for size in Self.sizes {
             let directory = TemporaryDirectory()
-            var store = EntitlementStore(root: Self.store(size, in: directory))
-            let counted = Atomic<Int>(0)
-            var fileSystem = FileSystem.system
-            fileSystem.read = { fd, buffer, count in
-                let read = Glibc.read(fd, buffer, count)
-                if read > 0 { counted.add(read, ordering: .relaxed) }
-                return read
-            }
-            store.fileSystem = fileSystem
+            let counter = ReadCounter()
+            let store = counter.counting(EntitlementStore(root: Self.store(size, in: directory)))
             let report = try StoreVerifier(store: store).run()
             #expect(report.isClean, "\(report.problems.prefix(3))")
-            bytes.append(counted.load(ordering: .relaxed))
+            bytes.append(counter.bytes)
         }
         for (smaller, larger) in zip(bytes, bytes.dropFirst()) {
             #expect(Double(larger) < 6 * Double(smaller), "bytes read grew \(Double(larger) / Double(smaller))×: \(bytes)")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
@@ -81,18 +80,11 @@ struct PurchaseHolderTests {
             let directory = TemporaryDirectory()
             var profiles: [String: String] = [:]
             for index in 0..<size { profiles["u\(index)"] = Self.profile("u\(index)", [("app_store", "own\(index)", "own\(index)"), ("app_store", "s", "s")]) }
-            var store = EntitlementStore(root: Self.store(profiles, in: directory))
-            let counted = Atomic<Int>(0)
-            var fileSystem = FileSystem.system
-            fileSystem.read = { fd, buffer, count in
-                let read = Glibc.read(fd, buffer, count)
-                if read > 0 { counted.add(read, ordering: .relaxed) }
-                return read
-            }
-            store.fileSystem = fileSystem
+            let counter = ReadCounter()
+            let store = counter.counting(EntitlementStore(root: Self.store(profiles, in: directory)))
             let report = try StoreVerifier(store: store).run()
             #expect(report.problems.count == size - 1, "\(report.problems.prefix(2))")
-            bytes.append(counted.load(ordering: .relaxed))
+            bytes.append(counter.bytes)
         }
         for (smaller, larger) in zip(bytes, bytes.dropFirst()) {
             #expect(Double(larger) < 6 * Double(smaller), "bytes read grew \(Double(larger) / Double(smaller))×: \(bytes)")
