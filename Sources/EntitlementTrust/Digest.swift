@@ -45,4 +45,21 @@ enum Digest {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// `key`'s signature over the SHA-256 of `message`, as libcrypto's `EVP_DigestSign` writes it
+    /// (RSA: PKCS #1 v1.5; EC: DER's (R, S)); nil when libcrypto refuses. Its error queue is left empty.
+    static func signSHA256(_ message: [UInt8], with key: OpaquePointer) -> [UInt8]? {
+        guard let context = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
+        var length = 0
+        let sized = message.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
+        guard sized == 1, length > 0 else { return nil }
+        var signature = [UInt8](repeating: 0, count: length)
+        let signed = signature.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeBufferPointer { EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
+        }
+        guard signed == 1 else { return nil }
+        return Array(signature.prefix(length))
+    }
 }

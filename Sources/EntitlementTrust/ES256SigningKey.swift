@@ -43,19 +43,8 @@ package final class ES256SigningKey: @unchecked Sendable {
 
     /// The ES256 signature of `message`: SHA-256, ECDSA, then DER's (R, S) as R‖S.
     package func sign(_ message: [UInt8]) -> [UInt8]? {
-        guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
-        var length = 0
-        let sized = message.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
-        guard sized == 1, length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: length)
-        let signed = der.withUnsafeMutableBufferPointer { out in
-            message.withUnsafeBufferPointer { EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
-        }
-        ERR_clear_error()
-        guard signed == 1 else { return nil }
-        return Self.rawSignature(Array(der.prefix(length)))
+        guard let der = Digest.signSHA256(message, with: key) else { return nil }
+        return Self.rawSignature(der)
     }
 
     /// DER `ECDSA-Sig-Value` to R‖S, each left-padded to 32 bytes.

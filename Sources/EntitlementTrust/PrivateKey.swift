@@ -37,17 +37,7 @@ package final class PrivateKey: @unchecked Sendable {
 
     /// RS256 (RSASSA-PKCS1-v1_5 with SHA-256) of `message`; nil unless this is an RSA key.
     package func signRS256(_ message: [UInt8]) -> [UInt8]? {
-        guard kind == .rsa, let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
-        var length = 0
-        let sized = message.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
-        guard sized == 1, length > 0 else { return nil }
-        var signature = [UInt8](repeating: 0, count: length)
-        let signed = signature.withUnsafeMutableBufferPointer { out in
-            message.withUnsafeBufferPointer { EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
-        }
-        guard signed == 1 else { return nil }
-        return Array(signature.prefix(length))
+        guard kind == .rsa else { return nil }
+        return Digest.signSHA256(message, with: key)
     }
 }
