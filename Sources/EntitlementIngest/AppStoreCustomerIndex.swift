@@ -30,8 +30,7 @@ struct AppStoreCustomerIndex {
     }
 
     static func relativePath(_ originalTransactionID: String) -> String {
-        let digest = SHA256.hexDigest(Array(originalTransactionID.utf8))
-        return "\(directory)/\(digest.prefix(2))/\(digest)"
+        EntitlementStore.relativeAppStoreCustomerIndexPath(originalTransactionID)
     }
 
     /// Every unit's App Store events without a customer, given the one customer that holds their

@@ -146,14 +146,7 @@ struct EventApplier {
         if aliases { ProfileIngestFields.addAliases(event.effects.aliases, to: &profile) }
         ProfileIngestFields.noteEvent(event, in: &profile)
         if let created = profile.createdAt, event.time < created { profile.createdAt = event.time }
-        profile.transactions = Self.canonicalOrder(profile.transactions)
-    }
-
-    /// Purchase order, then store and id: the same set of transactions always reads the same.
-    static func canonicalOrder(_ transactions: [Transaction]) -> [Transaction] {
-        transactions.sorted {
-            ($0.purchasedAt, $0.store.rawValue, $0.transactionID) < ($1.purchasedAt, $1.store.rawValue, $1.transactionID)
-        }
+        profile.transactions = Transaction.canonicalOrder(profile.transactions)
     }
 
     private mutating func store(_ profile: Profile, was stored: Profile?) {

@@ -112,41 +112,20 @@ package struct GrantCommand: RunnableCommand, Equatable {
     package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let configuration = try store.loadConfiguration()
-        guard configuration.entitlement(entitlement) != nil else {
-            throw .unknownEntitlement(UnknownEntitlement(entitlement, known: configuration.entitlementIDs, configPath: store.configPath))
-        }
+        try GrantMutation.requireConfigured(entitlement, in: configuration, store: store)
         let now = context.now()
         let request = GrantRequest(userID: userID ?? "", entitlement: entitlement, term: term, startsAt: startsAt, reason: reason,
                                    actor: try options.resolvedActor(context, store: store), idempotencyKey: idempotencyKey)
         guard let userID else { return try runBulk(request, store: store, configuration: configuration, now: now, context: context) }
-        let transactionID = "manual-" + context.newID()
-        let profileID = ProfileIdentity.derived(for: userID)
-        let plan = { () throws(EntitlementError) -> GrantOutcome in
-            let existing = try store.loadProfile(userID: userID)
-            do throws(GrantError) {
-                return try GrantPlanner.apply(request, to: existing, now: now, newTransactionID: transactionID, newProfileID: profileID)
-            } catch {
-                throw .grant(error)
-            }
-        }
-        let outcome: GrantOutcome
-        if options.dryRun {
-            outcome = try plan()
-        } else {
-            outcome = try store.withWriteLock(ChangeDescription(summary: ChangeSummary.grant(request), actor: request.actor)) { () throws(EntitlementError) -> GrantOutcome in
-                let result = try plan()
-                if result.changed {
-                    for warning in try store.saveProfile(result.profile) { context.warning(warning) }
-                }
-                return result
-            }
-        }
-        let level = StatusEngine(configuration: configuration).evaluate(entitlement, for: outcome.profile, at: now).accessLevel
-        MutationReport.grant(outcome, level: level, dryRun: options.dryRun, json: options.json, at: now, context: context)
+        let result = try GrantMutation(request: request, now: now, transactionID: "manual-" + context.newID())
+            .run(in: store, engine: StatusEngine(configuration: configuration), dryRun: options.dryRun)
+        for warning in result.warnings { context.warning(warning) }
+        let outcome = result.grant
+        MutationReport.grant(outcome, level: result.level, dryRun: options.dryRun, json: options.json, at: now, context: context)
         if outcome.createdProfile, outcome.changed {
             // A typo'd id silently becoming a second customer is the mistake to catch: say it
             // on standard error, which the person sees even with the output in a file.
-            let near = store.nearUserID(to: userID).map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
+            let near = result.nearUserID.map { " Did you mean '\(Terminal.escape($0))'?" } ?? ""
             context.note("new customer '\(Terminal.escape(userID))' (no profile existed).\(near)")
         }
         if !outcome.changed, !context.quiet, let revokedAt = outcome.transaction.revokedAt {

@@ -51,17 +51,9 @@ package struct RestoreCommand: RunnableCommand, Equatable {
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         let now = context.now()
         let request = RestoreRequest(entitlement: entitlement, transactionID: transactionID, reason: reason, actor: try options.resolvedActor(context, store: store))
-        let apply = { () throws(EntitlementError) -> (Profile, [String]) in
-            guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
-            try RevokeCommand.requireKnown(entitlement, in: profile, engine: engine, configPath: store.configPath)
-            let (changed, restored) = try RestorePlanner.apply(request, to: profile, engine: engine, now: now)
-            if !restored.isEmpty, !options.dryRun {
-                for warning in try store.saveProfile(changed) { context.warning(warning) }
-            }
-            return (changed, restored)
-        }
-        let (profile, restored) = options.dryRun ? try apply() : try store.withWriteLock(ChangeDescription(summary: ChangeSummary.restore(request, userID: userID), actor: request.actor), apply)
-        let level = engine.evaluate(entitlement, for: profile, at: now).accessLevel
+        let result = try RestoreMutation(userID: userID, request: request, now: now).run(in: store, engine: engine, dryRun: options.dryRun)
+        for warning in result.warnings { context.warning(warning) }
+        let (profile, restored, level) = (result.profile, result.restored, result.level)
         if options.json {
             context.stdout.write(JSONWriter().string(.object(JSONObject([
                 ("changed", .bool(!restored.isEmpty)),

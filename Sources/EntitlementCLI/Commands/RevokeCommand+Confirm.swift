@@ -10,19 +10,11 @@ extension RevokeCommand {
     /// Nothing to revoke needs no confirmation (an empty list).
     func confirm(_ revokeRequest: RevokeRequest, store: EntitlementStore, engine: StatusEngine, now: Date,
                  context: Context) throws(EntitlementError) -> [String]? {
-        guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
-        try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
-        let planned: Profile, ids: [String]
-        do throws(RevokeError) {
-            (planned, ids) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: now)
-        } catch {
-            throw .revoke(error)
-        }
+        let planned = try RevokeMutation(userID: userID, request: revokeRequest, now: now).run(in: store, engine: engine, dryRun: true)
+        let ids = planned.revoked
         guard !ids.isEmpty else { return [] }
-        let preview = RevokePreview.text(user: userID, entitlement: request.entitlement, transactions: ids.compactMap { profile.transaction(id: $0) },
-                                         before: engine.evaluate(request.entitlement, for: profile, at: now).accessLevel,
-                                         after: engine.evaluate(request.entitlement, for: planned, at: now).accessLevel,
-                                         alsoAffected: Self.alsoAffected(ids, in: planned, engine: engine, entitlement: request.entitlement), at: now)
+        let preview = RevokePreview.text(user: userID, entitlement: request.entitlement, transactions: ids.compactMap { planned.before.transaction(id: $0) },
+                                         before: planned.levelBefore, after: planned.level, alsoAffected: planned.alsoAffected, at: now)
         context.stdout.flush()
         context.stderr.write(preview)
         guard context.isInteractive else {

@@ -73,47 +73,13 @@ package struct RevokeCommand: RunnableCommand, Equatable {
             // The revocation happens when the person said yes, not when the question was asked.
             if !ids.isEmpty { now = max(now, CLI.storePrecision(context.clock())) }
         }
-        let at = now
-        let apply = { () throws(EntitlementError) -> (Profile, [String]) in
-            guard let profile = try store.loadProfile(userID: userID) else { throw .unknownUser(userID) }
-            try Self.requireKnown(request.entitlement, in: profile, engine: engine, configPath: store.configPath)
-            let (changed, revoked): (Profile, [String])
-            do throws(RevokeError) {
-                (changed, revoked) = try RevokePlanner.apply(revokeRequest, to: profile, engine: engine, now: at)
-            } catch {
-                throw .revoke(error)
+        let result = try RevokeMutation(userID: userID, request: revokeRequest, now: now)
+            .run(in: store, engine: engine, dryRun: options.dryRun) { (planned) throws(EntitlementError) in
+                if let confirmed { try Self.requireConfirmed(confirmed, planned: planned) }
             }
-            if let confirmed { try Self.requireConfirmed(confirmed, planned: revoked) }
-            if !revoked.isEmpty, !options.dryRun {
-                for warning in try store.saveProfile(changed) { context.warning(warning) }
-            }
-            return (changed, revoked)
-        }
-        let (profile, revoked) = options.dryRun ? try apply() : try store.withWriteLock(ChangeDescription(summary: ChangeSummary.revoke(revokeRequest, userID: userID), actor: revokeRequest.actor), apply)
-        let level = engine.evaluate(request.entitlement, for: profile, at: at).accessLevel
-        let alsoAffected = Self.alsoAffected(revoked, in: profile, engine: engine, entitlement: request.entitlement)
-        MutationReport.revoke(profile: profile, revoked: revoked, level: level, alsoAffected: alsoAffected, dryRun: options.dryRun,
-                              json: options.json, at: at, context: context)
+        for warning in result.warnings { context.warning(warning) }
+        MutationReport.revoke(profile: result.profile, revoked: result.revoked, level: result.level, alsoAffected: result.alsoAffected,
+                              dryRun: options.dryRun, json: options.json, at: now, context: context)
         return .success
-    }
-
-    /// A typo must not pass as "nothing to revoke": the entitlement must be configured
-    /// or named by a manual grant in this profile.
-    static func requireKnown(_ entitlement: String, in profile: Profile, engine: StatusEngine, configPath: String) throws(EntitlementError) {
-        let known = engine.entitlementIDs(for: profile)
-        guard !known.contains(entitlement) else { return }
-        throw .unknownEntitlement(UnknownEntitlement(entitlement, known: known, configPath: configPath))
-    }
-
-    /// A store product may unlock more than the entitlement named; the others it takes.
-    static func alsoAffected(_ revoked: [String], in profile: Profile, engine: StatusEngine, entitlement: String) -> [String] {
-        var others: [String] = []
-        for id in revoked {
-            guard let productID = profile.transaction(id: id)?.productID else { continue }
-            for other in engine.configuration.entitlements(unlockedBy: productID) where other != entitlement && !others.contains(other) {
-                others.append(other)
-            }
-        }
-        return others
     }
 }

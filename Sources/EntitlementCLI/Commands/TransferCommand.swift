@@ -1,3 +1,5 @@
+import EntitlementRules
+import EntitlementStore
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementIngest

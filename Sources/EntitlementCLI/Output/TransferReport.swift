@@ -1,3 +1,4 @@
+import EntitlementStore
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementIngest

@@ -20,6 +20,13 @@ extension EntitlementStore {
     /// App Store original transaction → customer (EntitlementIngest's `AppStoreCustomerIndex`): `XX/DIGEST`.
     package static let appStoreCustomerIndexDirectory = StoreFileKind.appStoreCustomerIndexEntry.directory
 
+    /// The index entry of an App Store original transaction, relative to the store root:
+    /// `DIRECTORY/XX/DIGEST`, DIGEST the SHA-256 (hex) of the id. It holds the customer user id.
+    package static func relativeAppStoreCustomerIndexPath(_ originalTransactionID: String) -> String {
+        let digest = SHA256.hexDigest(Array(originalTransactionID.utf8))
+        return "\(appStoreCustomerIndexDirectory)/\(digest.prefix(2))/\(digest)"
+    }
+
     /// One file to replace: its path relative to the store root, and its new bytes.
     package struct FileChange: Equatable, Sendable {
         package var path: String

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementIngest
 @testable import EntitlementModel
+import EntitlementRules
 @testable import EntitlementStore
 import EntitlementTestSupport
 

@@ -2,7 +2,6 @@ import FoundationEssentials
 import EntitlementBasics
 import EntitlementJSON
 import EntitlementModel
-import EntitlementRules
 
 /// Who moved purchases, when and why: written into both profiles' `transfers` list.
 package struct TransferNote: Sendable, Equatable {
@@ -63,7 +62,7 @@ package enum TransferPlanner {
             result.moved += ids
             result.sources[index] = source
         }
-        result.target.transactions = EventApplier.canonicalOrder(result.target.transactions)
+        result.target.transactions = Transaction.canonicalOrder(result.target.transactions)
         return result
     }
 

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import EntitlementModel
-import EntitlementStore
+import EntitlementRules
 
 /// `entitlement transfer FROM TO`: support's way to do what a RevenueCat `TRANSFER` event
 /// does. The command parses and presents; this reads, plans (`TransferPlanner`, the same
@@ -58,17 +58,17 @@ package struct CustomerTransfer: Sendable {
     /// (nothing when nothing moves). Returns the plan written and any index warnings.
     package func apply(in store: EntitlementStore, check: (Plan) throws(EntitlementError) -> Void = { _ in }) throws(EntitlementError) -> (Plan, [String]) {
         let change = ChangeDescription(summary: summary, actor: note.by)
-        return try store.withWriteLock(change) { () throws(EntitlementError) -> (Plan, [String]) in
+        return try store.mutate(change, dryRun: false) { () throws(EntitlementError) -> MutationPlan<Plan> in
             let plan = try plan(in: store)
             try check(plan)
-            guard !plan.moved.isEmpty else { return (plan, []) }
+            guard !plan.moved.isEmpty else { return MutationPlan(outcome: plan) }
             // The App Store index follows the purchases, so a notification without appAccountToken finds TO.
             let moved = Set(plan.moved)
             let originals = Set(plan.target.transactions.filter { $0.store == .appStore && moved.contains($0.transactionID) }.map(\.originalTransactionID))
             let entries = originals.sorted().map {
-                EntitlementStore.FileChange(path: AppStoreCustomerIndex.relativePath($0), bytes: Array(plan.target.customerUserID.utf8))
+                EntitlementStore.FileChange(path: EntitlementStore.relativeAppStoreCustomerIndexPath($0), bytes: Array(plan.target.customerUserID.utf8))
             }
-            return (plan, try store.save(configuration: nil, profiles: [plan.source, plan.target], alongside: entries))
+            return MutationPlan(outcome: plan, profiles: [plan.source, plan.target], alongside: entries)
         }
     }
 
