@@ -28,6 +28,8 @@ package struct FileSystem: Sendable {
     package var link: @Sendable (_ from: String, _ to: String) -> Int32
     package var unlink: @Sendable (_ path: String) -> Int32
     package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    /// Removes an empty directory.
+    var rmdir: @Sendable (_ path: String) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
     /// `opendir(3)`: the start of every directory walk (`walk`); nil and `errno` on failure.
     package var openDirectory: @Sendable (_ path: String) -> OpaquePointer?
@@ -51,6 +53,7 @@ package struct FileSystem: Sendable {
         link: { Glibc.link($0, $1) },
         unlink: { Glibc.unlink($0) },
         mkdir: { Glibc.mkdir($0, $1) },
+        rmdir: { Glibc.rmdir($0) },
         flock: { lockFile($0, $1) },
         openDirectory: { opendir($0) },
         signal: { kill($0, $1) })
