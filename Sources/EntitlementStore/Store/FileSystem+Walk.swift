@@ -5,27 +5,27 @@ import EntitlementBasics
 ///
 /// The name is read in place from the kernel's `dirent` (no copy, no allocation), so a folder
 /// of a million files costs no allocation per file unless the caller makes one.
-package struct DirectoryEntry {
+struct DirectoryEntry {
     /// The name's bytes, without the terminating NUL.
-    package let name: UnsafeBufferPointer<UInt8>
+    let name: UnsafeBufferPointer<UInt8>
     /// What the entry is; `.unknown` only when the file system did not say and the walk was not
     /// asked to find out (`FileSystem.WalkDetail.kind`).
-    package let kind: Kind
+    let kind: Kind
     /// The entry's `lstat`, when the walk was asked for it (`FileSystem.WalkDetail.directoryStatus`, directories only).
-    package let status: stat?
+    let status: stat?
 
     /// The kinds a walk tells apart.
-    package enum Kind: Equatable {
+    enum Kind: Equatable {
         case directory, regular, symbolicLink, other, unknown
     }
 
     /// True when the name starts with a dot (hidden files, a writer's temporary files).
-    package var isHidden: Bool { name.first == UInt8(ascii: ".") }
+    var isHidden: Bool { name.first == UInt8(ascii: ".") }
 }
 
 extension FileSystem {
     /// How much a walk finds out beyond the names.
-    package enum WalkDetail {
+    enum WalkDetail {
         /// Names and `d_type` only: no system call per entry (`.unknown` where the file system gives no type).
         case names
         /// An entry of unknown type is `lstat`ed (relative to the open folder) to learn its kind.
@@ -39,7 +39,7 @@ extension FileSystem {
     /// `body` stopped it. Throws the `opendir` error (ENOENT when the folder is missing; callers
     /// that treat a missing folder as empty catch that). Symbolic links are never followed.
     @discardableResult
-    package func walk(_ path: String, detail: WalkDetail = .kind, _ body: (DirectoryEntry) -> Bool) throws(SystemError) -> Bool {
+    func walk(_ path: String, detail: WalkDetail = .kind, _ body: (DirectoryEntry) -> Bool) throws(SystemError) -> Bool {
         let directory = try systemCallPointer("opendir") { openDirectory(path) }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)

@@ -32,9 +32,9 @@ package struct FileSystem: Sendable {
     var rmdir: @Sendable (_ path: String) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
     /// `opendir(3)`: the start of every directory walk (`walk`); nil and `errno` on failure.
-    package var openDirectory: @Sendable (_ path: String) -> OpaquePointer?
+    var openDirectory: @Sendable (_ path: String) -> OpaquePointer?
     /// `kill(2)`; signal 0 asks only whether the process exists (`processExists`).
-    package var signal: @Sendable (_ pid: pid_t, _ signal: Int32) -> Int32
+    var signal: @Sendable (_ pid: pid_t, _ signal: Int32) -> Int32
 
     /// The real kernel.
     package static let system = FileSystem(
