@@ -48,10 +48,10 @@ package final class ReadAhead: Sendable {
                 if stopped.load(ordering: .relaxed) { return }
                 usleep(500)
             }
-            let fd = open(paths[index], O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0)
-            guard fd >= 0 else { continue }
-            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED)
-            _ = close(fd)
+            // Basics sits below the store's `FileSystem`: its seam is `systemCall` itself.
+            guard let fd = try? systemCall("open", { open(paths[index], O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0) }) else { continue }
+            _ = try? systemCall("posix_fadvise") { posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED) }
+            closeDescriptor(fd)
         }
     }
 }

@@ -37,7 +37,7 @@ extension Subprocess {
                 for entry in fds.dropFirst() where entry.revents != 0 { drain(entry.fd) }
                 guard fds[0].revents != 0 else { continue }
                 let offset = written
-                let count = buffer.withUnsafeBytes { Glibc.write(stdin, $0.baseAddress! + offset, min($0.count - offset, 65536)) }
+                let count = buffer.withUnsafeBytes { buffer in (try? systemCall("write") { Glibc.write(stdin, buffer.baseAddress! + offset, min(buffer.count - offset, 65536)) }) ?? -1 }  // errno stays set
                 if count > 0 { written += count } else if count < 0, errno == EAGAIN || errno == EINTR { continue } else { failed = true }
             }
         }
@@ -45,7 +45,7 @@ extension Subprocess {
         /// Reads what one output holds now (or notes its end).
         fileprivate mutating func drain(_ fd: Int32) {
             var bytes = [UInt8](repeating: 0, count: 65536)
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            let count = bytes.withUnsafeMutableBytes { buffer in (try? systemCall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? -1 }  // errno stays set
             if count > 0 {
                 if fd == stdout { result.stdout += bytes[0..<count] } else { result.stderr += bytes[0..<count] }
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
@@ -62,19 +62,19 @@ extension Subprocess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         guard let child = spawning.withLock({ _ in spawn(arguments[0], argv, envp, ownGroup: false) }) else { return nil }
-        for fd in [child.input[1], child.output[0], child.error[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [child.input[1], child.output[0], child.error[0]] { _ = try? systemCall("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) } }
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
         var feed = Feed(stdin: child.input[1], stdout: child.output[0], stderr: child.error[0])
         var thrown: Failure?
         do { try produce(&feed) } catch { thrown = error }
-        if thrown == nil { feed.send() } else { kill(child.pid, SIGKILL) }
-        close(child.input[1])
+        if thrown == nil { feed.send() } else { _ = try? systemCall("kill") { kill(child.pid, SIGKILL) } }
+        closeDescriptor(child.input[1])
         // The rest of both outputs, blocking now that nothing more is written.
-        for fd in [child.output[0], child.error[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+        for fd in [child.output[0], child.error[0]] { _ = try? systemCall("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
         while feed.outputsOpen.out { feed.drain(child.output[0]) }
         while feed.outputsOpen.err { feed.drain(child.error[0]) }
-        close(child.output[0]); close(child.error[0])
+        closeDescriptor(child.output[0]); closeDescriptor(child.error[0])
         var status: Int32 = 0
         _ = try? systemCall("waitpid") { waitpid(child.pid, &status, 0) }
         if let thrown { throw thrown }

@@ -56,14 +56,14 @@ package struct Subprocess {
         let pid = child.pid, inPipe = child.input, outPipe = child.output, errPipe = child.error
         // Our end of the child's input never blocks: a blocking write of a big input would wait for
         // the child to read while the child waits for us to drain its output (`cat-file --batch`).
-        _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+        _ = try? systemCall("fcntl") { fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK) }
         var result = Result(status: -1, stdout: [], stderr: [])
         let deadline = timeout.map { Self.monotonicSeconds() + $0 }
         // A child that exits before reading its input must not kill us with SIGPIPE.
         let previous = input.isEmpty ? nil : signal(SIGPIPE, SIG_IGN)
         defer { if let previous { signal(SIGPIPE, previous) } }
         if !pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], deadline: deadline, limit: outputLimit, into: &result) {
-            kill(timeout == nil ? pid : -pid, SIGKILL)
+            _ = try? systemCall("kill") { kill(timeout == nil ? pid : -pid, SIGKILL) }
             if !result.outputLimitReached { result.timedOut = true }
         }
         var status: Int32 = 0
@@ -79,7 +79,7 @@ package struct Subprocess {
         -> (pid: pid_t, input: [Int32], output: [Int32], error: [Int32])? {
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
-            guard let ends = makePipe() else { pipes.joined().forEach { close($0) }; return nil }
+            guard let ends = makePipe() else { pipes.joined().forEach { closeDescriptor($0) }; return nil }
             pipes.append(ends)
         }
         let (inPipe, outPipe, errPipe) = (pipes[0], pipes[1], pipes[2])
@@ -103,9 +103,9 @@ package struct Subprocess {
         let previousMask = umask(0o077)
         let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         umask(previousMask)
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        closeDescriptor(inPipe[0]); closeDescriptor(outPipe[1]); closeDescriptor(errPipe[1])
         guard spawned == 0 else {
-            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            closeDescriptor(inPipe[1]); closeDescriptor(outPipe[0]); closeDescriptor(errPipe[0])
             return nil
         }
         return (pid, inPipe, outPipe, errPipe)
@@ -118,7 +118,7 @@ package struct Subprocess {
                              into result: inout Result) -> Bool {
         var written = 0
         var inputOpen = true
-        if input.isEmpty { close(stdin); inputOpen = false }
+        if input.isEmpty { closeDescriptor(stdin); inputOpen = false }
         var open = (out: true, err: true)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.out || open.err || inputOpen {
@@ -130,7 +130,7 @@ package struct Subprocess {
             if let deadline {
                 let left = deadline - monotonicSeconds()
                 if left <= 0 {
-                    for entry in fds { close(entry.fd) }
+                    for entry in fds { closeDescriptor(entry.fd) }
                     return false
                 }
                 wait = Int32(min(left * 1000 + 1, 60_000))
@@ -154,7 +154,7 @@ package struct Subprocess {
                     case .failure: count = -1
                     }
                     if count > 0 { written += count }
-                    if count <= 0 || written == input.count { close(stdin); inputOpen = false }
+                    if count <= 0 || written == input.count { closeDescriptor(stdin); inputOpen = false }
                     continue
                 }
                 let count = (try? buffer.withUnsafeMutableBytes { bytes throws(SystemError) in
@@ -164,13 +164,13 @@ package struct Subprocess {
                     if entry.fd == stdout { result.stdout.append(contentsOf: buffer[0..<count]) } else { result.stderr.append(contentsOf: buffer[0..<count]) }
                     if let limit, result.stdout.count > limit {
                         result.outputLimitReached = true
-                        if inputOpen { close(stdin) }
-                        close(stdout)
-                        if open.err { close(stderr) }
+                        if inputOpen { closeDescriptor(stdin) }
+                        closeDescriptor(stdout)
+                        if open.err { closeDescriptor(stderr) }
                         return false
                     }
                 } else {
-                    close(entry.fd)
+                    closeDescriptor(entry.fd)
                     if entry.fd == stdout { open.out = false } else { open.err = false }
                 }
             }

@@ -44,3 +44,7 @@ package func systemCallPointer<Pointer>(_ name: String, _ body: () -> Pointer?) 
         throw SystemError(call: name, code: code)
     }
 }
+
+/// Closes `fd`, ignoring the result: on Linux the descriptor is gone even when `close` fails
+/// (EINTR included), so a retry could close another thread's new descriptor of that number.
+package func closeDescriptor(_ fd: Int32) { _ = Glibc.close(fd) }

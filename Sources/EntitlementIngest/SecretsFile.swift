@@ -26,21 +26,15 @@ package struct SecretsFile: Sendable, Equatable {
     /// The file at `path`; nil when there is none (every vendor that needs a secret is then refused).
     /// Refused (exit 2) unless it is a regular file owned by this user that no one else may read or write.
     package static func load(_ path: String) throws(EntitlementError) -> SecretsFile? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            if code == ELOOP { throw refused(path, "is a symbolic link") }
-            throw .io(path: path, message: "cannot open: \(String(cString: strerror(code)))")
-        }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw refused(path, "is not a regular file") }
+        // lstat, then a read that never follows a link nor waits on a FIFO (`.storeFile`), both through the seam.
+        guard let status = try FileSystem.system.status(path) else { return nil }
+        if status.st_mode & S_IFMT == S_IFLNK { throw refused(path, "is a symbolic link") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw refused(path, "is not a regular file") }
         guard status.st_uid == geteuid() else { throw refused(path, "is not owned by this user (uid \(geteuid()))") }
         guard status.st_mode & 0o077 == 0 else {
             throw refused(path, "has mode 0\(String(status.st_mode & 0o777, radix: 8)); others may read it")
         }
-        guard let bytes = try FileSystem.system.readFile(path, policy: .userFile) else { return nil }
+        guard let bytes = try FileSystem.system.readFile(path) else { return nil }
         guard case .object(let root)? = try? JSONParser.parse(bytes) else {
             throw .invalidFile(path: path, detail: "not a JSON object of vendor entries (see docs/ingest.md, \"Secrets\")")
         }

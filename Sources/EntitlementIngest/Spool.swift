@@ -56,7 +56,7 @@ package struct Spool: Sendable {
     /// another `ingest` handled it.
     package func remove(_ name: String) throws(EntitlementError) {
         let file = "\(path)/\(name)"
-        if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: "cannot remove: \(String(cString: strerror(errno)))") }
+        try removeIfPresent(file)
     }
 
     /// Moves a record that failed to apply to `ingest/failed/`, with the reason; `ingest` retries it.
@@ -78,7 +78,7 @@ package struct Spool: Sendable {
         try store.fileSystem.replace("\(path)/\(name)", with: record.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
                                      newFileMode: store.newModes().file, durable: store.durable)
         let file = "\(failedPath)/\(name)"
-        if unlink(file) != 0, errno != ENOENT { throw .io(path: file, message: "cannot remove: \(String(cString: strerror(errno)))") }
+        try removeIfPresent(file)
     }
 
     /// False for a spooled unit whose file has left the spool (applied, or moved to `failed/`).
@@ -90,5 +90,14 @@ package struct Spool: Sendable {
     private func names(in directory: String) throws(EntitlementError) -> [String] {
         guard store.fileSystem.isDirectory(directory) else { return [] }
         return try store.fileSystem.list(directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// Removes `file`; one already gone is fine (another `ingest` handled it).
+    private func removeIfPresent(_ file: String) throws(EntitlementError) {
+        do {
+            try systemCall("unlink") { store.fileSystem.unlink(file) }
+        } catch where error.code != ENOENT {
+            throw .io(path: file, message: "cannot remove: \(error.message)")
+        } catch {}
     }
 }

@@ -21,7 +21,7 @@ package enum KeyFile {
             if error.code == ELOOP { throw refused("it is a symbolic link") }
             throw refused("cannot open it: \(error.message)")
         }
-        defer { close(fd) }
+        defer { closeDescriptor(fd) }
         var status = stat()
         do { try systemCall("fstat") { fstat(fd, &status) } } catch { throw refused("cannot stat it: \(error.message)") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw refused("it is not a regular file") }

@@ -80,6 +80,23 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// Up to `count` bytes from the start of the file at `path` (fewer when it is shorter),
+    /// never through a symbolic link; nil when it cannot be opened or read. For a header.
+    package func readPrefix(_ path: String, count: Int) -> [UInt8]? {
+        guard let fd = try? systemCall("open", { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0) }) else { return nil }
+        defer { closeQuietly(fd) }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            filled = 0
+            while filled < count {
+                guard let got = try? systemCall("read", { read(fd, buffer.baseAddress! + filled, count - filled) }) else { failed = true; return }
+                if got == 0 { return }
+                filled += got
+            }
+        }
+        return failed ? nil : bytes
+    }
+
     /// Asks the kernel to start reading each of `paths` into the page cache, without
     /// waiting for it (`POSIX_FADV_WILLNEED`), so that reads made soon after find the
     /// bytes there: many reads in flight at once instead of one per thread. Only a hint:

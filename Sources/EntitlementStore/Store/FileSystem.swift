@@ -28,7 +28,13 @@ package struct FileSystem: Sendable {
     package var link: @Sendable (_ from: String, _ to: String) -> Int32
     package var unlink: @Sendable (_ path: String) -> Int32
     package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    /// Removes an empty directory.
+    var rmdir: @Sendable (_ path: String) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32
+    /// `opendir(3)`: the start of every directory walk (`walk`); nil and `errno` on failure.
+    var openDirectory: @Sendable (_ path: String) -> OpaquePointer?
+    /// `kill(2)`; signal 0 asks only whether the process exists (`processExists`).
+    var signal: @Sendable (_ pid: pid_t, _ signal: Int32) -> Int32
 
     /// The real kernel.
     package static let system = FileSystem(
@@ -47,7 +53,10 @@ package struct FileSystem: Sendable {
         link: { Glibc.link($0, $1) },
         unlink: { Glibc.unlink($0) },
         mkdir: { Glibc.mkdir($0, $1) },
-        flock: { lockFile($0, $1) })
+        rmdir: { Glibc.rmdir($0) },
+        flock: { lockFile($0, $1) },
+        openDirectory: { opendir($0) },
+        signal: { kill($0, $1) })
 
     /// `lstat` of `path`: nil when nothing is there (a symbolic link is described, not followed).
     package func status(_ path: String) throws(EntitlementError) -> stat? {
@@ -69,23 +78,28 @@ package struct FileSystem: Sendable {
         return statFollowingLinks(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// Names in a directory, without `.` and `..`.
+    /// Names in a directory, without `.` and `..`, in directory order.
     package func list(_ path: String) throws(EntitlementError) -> [String] {
-        let directory: OpaquePointer
+        var names: [String] = []
         do {
-            directory = try systemCallPointer("opendir") { opendir(path) }
+            try walk(path) { entry in
+                names.append(String(decoding: entry.name, as: UTF8.self))
+                return true
+            }
         } catch {
             throw .io(path: path, message: "cannot list: \(error.message)")
         }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
         return names
+    }
+
+    /// Whether process `pid` of this machine is alive (`kill(pid, 0)`; one of another user counts).
+    package func processExists(_ pid: pid_t) -> Bool {
+        do {
+            try systemCall("kill") { signal(pid, 0) }
+            return true
+        } catch {
+            return error.code == EPERM
+        }
     }
 
     package func closeQuietly(_ fd: Int32) { _ = try? systemCall("close") { close(fd) } }

@@ -64,7 +64,7 @@ package enum LayoutMigration {
             try store.requireRealFolders(of: String(move.from.dropFirst(store.root.count + 1)))
             try moveWithoutReplacing(move.from, to: move.to, fileSystem: fileSystem, collision: collision)
         }
-        for folder in emptied.reversed() { _ = rmdir(folder) }  // only empty ones go
+        for folder in emptied.reversed() { _ = fileSystem.rmdir(folder) }  // only empty ones go
         try flush?.sync()
         return moves.count
     }

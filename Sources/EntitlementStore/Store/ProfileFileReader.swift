@@ -34,7 +34,7 @@ final class ProfileFileReader {
         }
     }
 
-    static func closeDirectory(_ directory: Int32) { _ = Glibc.close(directory) }
+    static func closeDirectory(_ directory: Int32) { closeDescriptor(directory) }
 
     /// The profiles folder's path, for messages.
     let directoryPath: String
@@ -50,7 +50,7 @@ final class ProfileFileReader {
         let directory = self.directory, prefixLength = self.prefixLength
         var path = path  // `withUTF8` may make the string contiguous
         let opened = Result { () throws(SystemError) -> Int32 in
-            try systemCall("open") { path.withUTF8 { relativeOpen(directory, $0, from: prefixLength) } }
+            try path.withUTF8 { name in Result { () throws(SystemError) in try relativeOpen(directory, name, from: prefixLength) } }.get()
         }
         return try read(opened, path: path)
     }
@@ -61,7 +61,7 @@ final class ProfileFileReader {
         let directory = self.directory
         var name = name
         let opened = Result { () throws(SystemError) -> Int32 in
-            try systemCall("open") { name.withUTF8 { relativeOpen(directory, $0, from: 0) } }
+            try name.withUTF8 { relative in Result { () throws(SystemError) in try relativeOpen(directory, relative, from: 0) } }.get()
         }
         return try read(opened, path: "\(directoryPath)/\(name)")
     }
@@ -75,7 +75,7 @@ final class ProfileFileReader {
             if error.code == ELOOP { throw StorePolicy.symlinkRefused(path()) }
             throw .io(path: path(), message: "cannot open: \(error.message)")
         }
-        defer { _ = Glibc.close(fd) }
+        defer { closeDescriptor(fd) }
         var status = stat()
         do { try systemCall("fstat") { fstat(fd, &status) } } catch { throw .io(path: path(), message: "cannot stat: \(error.message)") }
         let kind = status.st_mode & S_IFMT
@@ -113,12 +113,15 @@ final class ProfileFileReader {
 }
 
 /// `openat` of the part of `path` after `prefixLength` bytes, NUL-terminated in a stack buffer.
-private func relativeOpen(_ directory: Int32, _ path: UnsafeBufferPointer<UInt8>, from prefixLength: Int) -> Int32 {
+private func relativeOpen(_ directory: Int32, _ path: UnsafeBufferPointer<UInt8>, from prefixLength: Int) throws(SystemError) -> Int32 {
     let length = path.count - prefixLength
-    guard length > 0 else { errno = ENOENT; return -1 }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { name in
+    guard length > 0 else { throw SystemError(call: "openat", code: ENOENT) }
+    let opened = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { name in
         _ = name.initialize(from: path[prefixLength...])
         name[length] = 0
-        return name.withMemoryRebound(to: CChar.self) { openat(directory, $0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        return name.withMemoryRebound(to: CChar.self) { name in
+            Result { () throws(SystemError) in try systemCall("openat") { openat(directory, name.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } }
+        }
     }
+    return try opened.get()
 }

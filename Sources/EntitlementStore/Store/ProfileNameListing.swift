@@ -13,10 +13,12 @@ import EntitlementModel
 package struct ProfileNameListing {
     let profilesPath: String
     let layout: ProfileLayout
+    let fileSystem: FileSystem
 
-    package init(profilesPath: String, layout: ProfileLayout) {
+    package init(profilesPath: String, layout: ProfileLayout, fileSystem: FileSystem = .system) {
         self.profilesPath = profilesPath
         self.layout = layout
+        self.fileSystem = fileSystem
     }
 
     /// Calls `body` with each profile base name; `body` returns false to stop. Throws when a
@@ -34,49 +36,32 @@ package struct ProfileNameListing {
         }
     }
 
-    /// The names of the non-dot folders in `path`, sorted (the fanout buckets).
+    /// The names of the non-dot folders in `path`, sorted (the fanout buckets); none when it is missing.
     func subdirectories(of path: String) throws(SystemError) -> [String] {
-        guard let directory = try Self.open(path) else { return [] }
-        defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard !name.hasPrefix(".") else { continue }
-            let type = entry.pointee.d_type
-            var status = stat()
-            if type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) && lstat("\(path)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-                names.append(name)
-            }
+        _ = try walkIfPresent(path) { entry in
+            if !entry.isHidden, entry.kind == .directory { names.append(String(decoding: entry.name, as: UTF8.self)) }
+            return true
         }
         return names.sorted()
     }
 
     /// Lists the profile files of one folder; false when `body` asked to stop.
     private func listFiles(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(SystemError) -> Bool {
-        guard let directory = try Self.open(path) else { return true }
-        defer { closedir(directory) }
-        // d_name is read in place: copying the 256-byte array per entry would cost more than the name.
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(directory) {
-            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
-            guard name[0] != UInt8(ascii: "."), name[0] != UInt8(ascii: "~") else { continue }
-            let length = strlen(name)
-            guard length > 5 else { continue }
-            let bytes = UnsafeBufferPointer(start: name, count: length)
-            guard bytes.suffix(5).elementsEqual(".json".utf8), !bytes.contains(UInt8(ascii: "\n")) else { continue }
-            if !body(UnsafeBufferPointer(rebasing: bytes.dropLast(5))) { return false }
+        try walkIfPresent(path, detail: .names) { entry in
+            let bytes = entry.name
+            guard bytes.count > 5, bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "~") else { return true }
+            guard bytes.suffix(5).elementsEqual(".json".utf8), !bytes.contains(UInt8(ascii: "\n")) else { return true }
+            return body(UnsafeBufferPointer(rebasing: bytes.dropLast(5)))
         }
-        return true
     }
 
-    /// `opendir`, nil when the folder is missing.
-    private static func open(_ path: String) throws(SystemError) -> OpaquePointer? {
+    /// `FileSystem.walk`, with a missing folder walked as an empty one.
+    private func walkIfPresent(_ path: String, detail: FileSystem.WalkDetail = .kind, _ body: (DirectoryEntry) -> Bool) throws(SystemError) -> Bool {
         do {
-            return try systemCallPointer("opendir") { opendir(path) }
+            return try fileSystem.walk(path, detail: detail, body)
         } catch where error.code == ENOENT {
-            return nil
+            return true
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementBasics
 import EntitlementModel
 
 /// The one way to visit every profile file of a store (find, summary, verify).
@@ -42,34 +43,29 @@ package struct ProfileScan {
 
     private func walk(_ directory: String, batch: inout [String], leftover: (String) -> Void,
                       _ body: ([String]) throws(EntitlementError) -> Void) throws(EntitlementError) {
-        guard let handle = opendir(directory) else { throw .io(path: directory, message: "cannot list: \(String(cString: strerror(errno)))") }
         var subdirectories: [String] = []
-        do throws(EntitlementError) {
-            while let entry = readdir(handle) {
-                let type = entry.pointee.d_type
-                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                    pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name == "." || name == ".." { continue }
+        var failure: EntitlementError?
+        do {
+            try store.fileSystem.walk(directory) { entry in
+                let name = String(decoding: entry.name, as: UTF8.self)
                 let path = "\(directory)/\(name)"
-                let isDirectory = type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && store.fileSystem.isDirectory(path))
-                if isDirectory {
-                    if !name.hasPrefix(".") { subdirectories.append(path) }
+                if entry.kind == .directory {
+                    if !entry.isHidden { subdirectories.append(path) }
                 } else if Self.isLeftover(name) {
                     leftover(path)
                 } else if Self.isProfileFile(name) {
                     batch.append(path)
                     if batch.count >= batchSize {
-                        try body(batch.sorted())
+                        do throws(EntitlementError) { try body(batch.sorted()) } catch { failure = error; return false }
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
+                return true
             }
         } catch {
-            closedir(handle)
-            throw error
+            throw .io(path: directory, message: "cannot list: \(error.message)")
         }
-        closedir(handle)
+        if let failure { throw failure }
         for subdirectory in subdirectories.sorted() { try walk(subdirectory, batch: &batch, leftover: leftover, body) }
     }
 }

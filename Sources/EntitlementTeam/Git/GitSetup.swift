@@ -46,7 +46,7 @@ package enum GitSetup {
     static func executablePath(environment: [String: String]) -> String {
         if let path = environment["ENTITLEMENT_EXECUTABLE"], !path.isEmpty { return path }
         var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let count = (try? systemCall("readlink") { readlink("/proc/self/exe", &buffer, buffer.count - 1) }) ?? 0
         guard count > 0 else { return "entitlement" }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -68,6 +68,6 @@ enum GitStaleFiles {
     private static func isGarbageCollecting(_ git: String) -> Bool {
         guard let bytes = try? GitFiles.read("\(git)/gc.pid"),
               let pid = Int32(String(decoding: bytes, as: UTF8.self).split(separator: " ").first ?? "") else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        return GitFiles.system.processExists(pid)
     }
 }

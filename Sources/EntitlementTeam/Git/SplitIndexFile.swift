@@ -1,4 +1,5 @@
 import Glibc
+import EntitlementStore
 
 /// The small half of git's split index (`core.splitIndex`): `.git/index` holding only the
 /// entries changed since the shared index `.git/sharedindex.<id>` was written, the `link`
@@ -117,12 +118,8 @@ struct SplitIndexFile: Equatable {
     /// The entry count in the header of the index file at `path` (the whole index, a split
     /// file or a shared index): 12 bytes read. 0 when the file is missing or not an index.
     static func entryCount(ofIndexAt path: String) -> Int {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 12)
-        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
-        guard count == 12, header[0..<4].elementsEqual("DIRC".utf8) else { return 0 }
+        guard let header = GitFiles.system.readPrefix(path, count: 12), header.count == 12,
+              header[0..<4].elementsEqual("DIRC".utf8) else { return 0 }
         return Int(be32(header, 8))
     }
 

@@ -107,33 +107,13 @@ enum SplitIndexUpdate {
     /// for an edit made in the same clock tick as git's last index write, which git would
     /// have caught. Without `old`, the file gets the current time, as when git writes it.
     static func install(_ bytes: [UInt8], in repository: GitRepository, keepingTimesOf old: stat?) throws(EntitlementError) -> Bool {
-        let lock = "\(repository.gitDirectory)/index.lock", fileSystem = GitFiles.system
-        let fd: Int32
-        do {
-            fd = try systemCall("open") { fileSystem.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        } catch where error.code == EEXIST {
-            return false
-        } catch {
-            throw .io(path: lock, message: "cannot create: \(error.message)")
-        }
-        do throws(SystemError) {
-            defer { fileSystem.closeQuietly(fd) }
-            try fileSystem.writeAll(bytes, to: fd)
+        // git's own lock protocol: a person's git holding `index.lock` makes this a no-op.
+        return try GitFiles.system.replaceThroughLock("\(repository.gitDirectory)/index", with: bytes, durable: false) { fd throws(SystemError) in
             if let old {
                 var times = [old.st_atim, old.st_mtim]
                 try systemCall("futimens") { futimens(fd, &times) }
             }
-        } catch {
-            _ = fileSystem.unlink(lock)
-            throw .io(path: lock, message: "cannot write: \(error.message)")
         }
-        do {
-            try systemCall("rename") { Glibc.rename(lock, "\(repository.gitDirectory)/index") }
-        } catch {
-            _ = fileSystem.unlink(lock)
-            throw .io(path: lock, message: "cannot rename: \(error.message)")
-        }
-        return true
     }
 
     /// The number of entries of the shared index `link` names (0 when unreadable).

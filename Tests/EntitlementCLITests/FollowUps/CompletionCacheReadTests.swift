@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import EntitlementCLI
+@testable import EntitlementStore
 import EntitlementTestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
 import Glibc
-import EntitlementStore
 
 /// Profile base names, one per line (each ending in a newline), sorted by their bytes:
 /// the body of a completion cache. A prefix is found by a binary search over byte offsets

@@ -21,24 +21,20 @@ struct ProfilesSignature: Equatable {
     var newest: Double
 
     /// The signature of the folders `layout` puts profile files in; nil when `profiles/` is missing or unreadable.
-    init?(profilesPath: String, layout: ProfileLayout) {
+    init?(profilesPath: String, layout: ProfileLayout, fileSystem: FileSystem = .system) {
         var hashed = SignatureInput()
-        guard let top = try? systemCall("open", { open(profilesPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return nil }
-        defer { close(top) }
-        var status = stat()
-        guard (try? systemCall("fstat", { fstat(top, &status) })) != nil else { return nil }
-        hashed.add(name: [], FolderStamp(status))
+        guard let top = try? fileSystem.status(profilesPath), top.st_mode & S_IFMT == S_IFDIR else { return nil }
+        hashed.add(name: [], FolderStamp(top))
         // Folders are visited in directory order, not sorted: an unchanged folder lists in the
         // same order, and a different order only makes the signature differ (a rebuild, never a stale answer).
         if layout == .fanout {
             var firsts: [(name: [UInt8], stamp: FolderStamp)] = []
-            guard Self.forEachSubdirectory(of: top, { firsts.append(($0, $1)); return true }) else { return nil }
+            guard Self.forEachSubdirectory(of: profilesPath, fileSystem, { firsts.append(($0, $1)); return true }) else { return nil }
             // The 65,536 second-level folders are stat'ed on every core, one digest per first-level folder.
             let parts = Parallel.map(firsts.map(\.name), threshold: 16) { first -> (digest: String, newest: Double)? in
-                guard let inner = Self.openFolder(first, in: top) else { return nil }
-                defer { close(inner) }
                 var part = SignatureInput()
-                guard Self.forEachSubdirectory(of: inner, { part.add(name: $0, $1); return true }) else { return nil }
+                let inner = profilesPath + "/" + String(decoding: first, as: UTF8.self)
+                guard Self.forEachSubdirectory(of: inner, fileSystem, { part.add(name: $0, $1); return true }) else { return nil }
                 return (SHA256.hexDigest(part.bytes), part.newest)
             }
             for (first, part) in zip(firsts, parts) {
@@ -52,35 +48,17 @@ struct ProfilesSignature: Equatable {
         newest = hashed.newest
     }
 
-    /// Calls `body` with the name and `lstat` of each non-dot folder in the folder `fd`
-    /// (left open); false when it cannot be listed or `body` returned false.
-    private static func forEachSubdirectory(of fd: Int32, _ body: ([UInt8], FolderStamp) -> Bool) -> Bool {
-        let copy = dup(fd)
-        guard copy >= 0, let directory = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return false
+    /// Calls `body` with the name and `lstat` of each non-dot folder in the folder `path`
+    /// (one `FileSystem.walk`, each folder `lstat`ed relative to the open parent); false when it
+    /// cannot be listed, a folder cannot be `lstat`ed, or `body` returned false.
+    private static func forEachSubdirectory(of path: String, _ fileSystem: FileSystem, _ body: ([UInt8], FolderStamp) -> Bool) -> Bool {
+        var complete = true
+        let walked = try? fileSystem.walk(path, detail: .directoryStatus) { entry in
+            guard !entry.isHidden, entry.kind == .directory || entry.kind == .unknown else { return true }
+            guard let status = entry.status else { complete = false; return false }
+            return body(Array(entry.name), FolderStamp(status))
         }
-        defer { closedir(directory) }
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(directory) {
-            let type = entry.pointee.d_type
-            guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
-            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
-            guard name[0] != CChar(UInt8(ascii: ".")) else { continue }
-            var status = stat()
-            guard fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
-            guard status.st_mode & S_IFMT == S_IFDIR else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
-            if !body(Array(bytes), FolderStamp(status)) { return false }
-        }
-        return true
-    }
-
-    private static func openFolder(_ name: [UInt8], in fd: Int32) -> Int32? {
-        let inner = (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { openat(fd, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        }
-        return inner >= 0 ? inner : nil
+        return walked == true && complete
     }
 }
 

@@ -1,7 +1,6 @@
 import Glibc
 import EntitlementBasics
 import EntitlementModel
-import EntitlementStore
 
 /// A sorted copy of a store's profile file names, kept outside the store, so that
 /// completing a customer id does not list a folder of a million files.
@@ -13,11 +12,13 @@ import EntitlementStore
 /// cache. A cache that cannot be read, created or trusted is ignored: completion then
 /// lists the folders as it would without one. Nothing here reports an error, since it
 /// runs inside the user's shell. See docs/performance.md, "Completing customer ids".
-struct CompletionCache {
+package struct CompletionCache {
     /// The folder the cache files live in.
     let directory: String
     /// The current time, to tell whether the folders' timestamps have settled.
     let now: Double
+    /// The seam every system call of the cache goes through.
+    let fileSystem: FileSystem
 
     /// A cache is saved only when every folder's timestamps are older than this many
     /// seconds: a change in the same clock tick as the last one may not move them.
@@ -26,7 +27,8 @@ struct CompletionCache {
 
     /// The cache folder the environment names: `$XDG_CACHE_HOME/entitlement` (when absolute),
     /// else `$HOME/.cache/entitlement`; nil when neither is set.
-    init?(environment: [String: String], now: Double) {
+    package init?(environment: [String: String], now: Double, fileSystem: FileSystem = .system) {
+        self.fileSystem = fileSystem
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             directory = "\(cache)/entitlement"
         } else if let home = environment["HOME"], home.hasPrefix("/") {
@@ -39,13 +41,13 @@ struct CompletionCache {
 
     /// Up to `limit` ids of `store` whose file names start with `namePrefix`, in name order;
     /// nil when the cache cannot serve (the caller then lists the folders itself).
-    func userIDs(in store: EntitlementStore, namePrefix: [UInt8], limit: Int) -> [String]? {
+    package func userIDs(in store: EntitlementStore, namePrefix: [UInt8], limit: Int) -> [String]? {
         let layout = store.layout
         guard let root = Self.resolvedPath(store.root), let folder = prepareDirectory(outside: root),
-              let signature = ProfilesSignature(profilesPath: store.profilesPath, layout: layout) else { return nil }
+              let signature = ProfilesSignature(profilesPath: store.profilesPath, layout: layout, fileSystem: fileSystem) else { return nil }
         let path = "\(folder)/users-\(SHA256.hexDigest(root.utf8).prefix(32))"
         let header = "\(Self.magic)\n\(layout.rawValue) \(signature.digest)\n"
-        if let answer = CacheFile.lookUp(path: path, header: header, namePrefix: namePrefix, limit: limit) { return answer }
+        if let answer = CacheFile.lookUp(path: path, header: header, namePrefix: namePrefix, limit: limit, fileSystem: fileSystem) { return answer }
 
         // Folders that changed within the last seconds may change again unseen: a copy could
         // not be saved, so the plain listing (which stops at `limit` matches) answers sooner.
@@ -54,7 +56,7 @@ struct CompletionCache {
         var bytes: [UInt8] = []
         var ranges: [Range<Int32>] = []
         do {
-            try ProfileNameListing(profilesPath: store.profilesPath, layout: layout).forEachName { name in
+            try ProfileNameListing(profilesPath: store.profilesPath, layout: layout, fileSystem: fileSystem).forEachName { name in
                 guard bytes.count + name.count < Int32.max else { return false }
                 let start = Int32(bytes.count)
                 bytes += name
@@ -67,8 +69,8 @@ struct CompletionCache {
         guard bytes.count + ranges.count < Int32.max else { return nil }
         let body = SortedNameLines.build(bytes: bytes, ranges: ranges)
         let answer = body.withUnsafeBytes { SortedNameLines(body: $0).userIDs(withNamePrefix: namePrefix, limit: limit) }
-        if ProfilesSignature(profilesPath: store.profilesPath, layout: layout) == signature {
-            CacheFile.save(header: header, body: body, path: path, in: folder)
+        if ProfilesSignature(profilesPath: store.profilesPath, layout: layout, fileSystem: fileSystem) == signature {
+            CacheFile.save(header: header, body: body, path: path, in: folder, now: now, fileSystem: fileSystem)
         }
         return answer
     }
@@ -78,12 +80,11 @@ struct CompletionCache {
     /// it may be links (the user's choice); the cache folder itself may not.
     /// Each folder is checked before it is created, so nothing is ever created in the store.
     private func prepareDirectory(outside storeRoot: String) -> String? {
-        guard let parent = Self.resolvedCreating(PathName.directory(of: directory), outside: storeRoot) else { return nil }
+        guard let parent = resolvedCreating(PathName.directory(of: directory), outside: storeRoot) else { return nil }
         let folder = parent == "/" ? "/\(PathName.base(of: directory))" : "\(parent)/\(PathName.base(of: directory))"
-        guard Self.isOutside(folder, storeRoot), mkdir(folder, 0o700) == 0 || errno == EEXIST else { return nil }
-        var status = stat()
-        guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(),
-              status.st_mode & 0o022 == 0 else { return nil }
+        guard Self.isOutside(folder, storeRoot), makeDirectory(folder),
+              let status = try? fileSystem.status(folder), status.st_mode & S_IFMT == S_IFDIR,
+              status.st_uid == geteuid(), status.st_mode & 0o022 == 0 else { return nil }
         return folder
     }
 
@@ -93,13 +94,23 @@ struct CompletionCache {
 
     /// `path` resolved, after creating it (mode 0700) when it is missing and its parent exists;
     /// nil when it is (or would be) `storeRoot` or inside it.
-    private static func resolvedCreating(_ path: String, outside storeRoot: String) -> String? {
-        func outside(_ resolved: String) -> Bool { isOutside(resolved, storeRoot) }
-        if let resolved = resolvedPath(path) { return outside(resolved) ? resolved : nil }
-        guard let parent = resolvedPath(PathName.directory(of: path)) else { return nil }
+    private func resolvedCreating(_ path: String, outside storeRoot: String) -> String? {
+        func outside(_ resolved: String) -> Bool { Self.isOutside(resolved, storeRoot) }
+        if let resolved = Self.resolvedPath(path) { return outside(resolved) ? resolved : nil }
+        guard let parent = Self.resolvedPath(PathName.directory(of: path)) else { return nil }
         let target = parent == "/" ? "/\(PathName.base(of: path))" : "\(parent)/\(PathName.base(of: path))"
-        guard outside(target), mkdir(target, 0o700) == 0 || errno == EEXIST, let resolved = resolvedPath(target), outside(resolved) else { return nil }
+        guard outside(target), makeDirectory(target), let resolved = Self.resolvedPath(target), outside(resolved) else { return nil }
         return resolved
+    }
+
+    /// `mkdir(path, 0700)` (less the umask); true when it made the folder or one was there.
+    private func makeDirectory(_ path: String) -> Bool {
+        do {
+            try systemCall("mkdir") { fileSystem.mkdir(path, 0o700) }
+            return true
+        } catch {
+            return error.code == EEXIST
+        }
     }
 
     /// `realpath(3)`: absolute, no symbolic links, no `.` or `..`.
