@@ -222,25 +222,36 @@ struct FastCheckStoreTests {
                 var answered = 0
                 for user in users where (try? UserID.validate(user)) != nil {
                     guard case .check(let command) = try Command.parse(["check", user] + arguments) else { Issue.record("not a check"); return }
-                    guard let fast = command.fastAnswer(.user(user), store: store, configuration: configuration, date: date) else { continue }
+                    let answerer = Self.singleAnswerer(command, store: store, configuration: configuration, date: date)
+                    defer { answerer.fast?.close() }
+                    guard let fast = answerer.fastDetail(.user(user), lastEventAt: true) else { continue }
                     answered += 1
-                    let full = try command.fullAnswer(.user(user), store: store, configuration: configuration, date: date)
+                    let full = try answerer.fullDetail(.user(user))
                     #expect(fast.level == full.level, "\(arguments) \(user)")
                     #expect(fast.userID == full.userID && fast.profileID == full.profileID && fast.hasProfile == full.hasProfile, "\(arguments) \(user)")
+                    #expect(fast.lastEventAt == full.lastEventAt, "\(arguments) \(user)")
                 }
                 #expect(answered >= 15, "\(arguments)")
             }
         }
         // --explain needs the engine's reasons, and a lookup by profile id the index: both take the
-        // full path, for a user the fast path answers otherwise.
+        // full path (the one that keeps the evaluation), for a user the fast path answers otherwise.
         let date = UnitTests.Fixture.date("2025-07-01T00:00:00Z")
-        let plain = try #require(users.first { user in
-            guard case .check(let command) = try? Command.parse(["check", user]) else { return false }
-            return command.fastAnswer(.user(user), store: store, configuration: configuration, date: date) != nil
-        })
-        guard case .check(let explained) = try Command.parse(["check", plain, "--explain"]),
-              case .check(let byProfileID) = try Command.parse(["check", "--profile-id", "p"]) else { Issue.record("not a check"); return }
-        #expect(explained.fastAnswer(.user(plain), store: store, configuration: configuration, date: date) == nil)
-        #expect(byProfileID.fastAnswer(.profileID("p"), store: store, configuration: configuration, date: date) == nil)
+        func single(_ lookup: CheckAnswerer.Lookup, explain: Bool) throws -> CheckAnswerer.Detail {
+            try CheckAnswerer.single(lookup, store: store, configuration: configuration, entitlement: "premium", environment: .any, date: date,
+                                     explain: explain, lastEventAt: false)
+        }
+        let plain = try #require(users.first { user in (try? UserID.validate(user)) != nil && (try? single(.user(user), explain: false))?.evaluation == nil })
+        #expect(try single(.user(plain), explain: true).evaluation != nil)
+        let profileID = try #require(try store.loadProfile(userID: plain)?.profileID)
+        #expect(try single(.profileID(profileID), explain: false).evaluation != nil)
+    }
+
+    /// What `check USER` asks with `command`'s entitlement and environment: the fast path unless --explain.
+    static func singleAnswerer(_ command: CheckCommand, store: EntitlementStore, configuration: ProductConfiguration, date: Date) -> CheckAnswerer {
+        let fast = command.explain ? nil : FastCheck(store: store, configuration: configuration, entitlement: command.entitlement,
+                                                     environment: command.environment, date: date)
+        return CheckAnswerer(store: store, engine: StatusEngine(configuration: configuration, environment: command.environment),
+                             entitlement: command.entitlement, date: date, strict: false, fast: fast)
     }
 }

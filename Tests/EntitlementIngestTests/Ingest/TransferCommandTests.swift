@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import EntitlementIngest
 @testable import EntitlementModel
 import EntitlementRules
 @testable import EntitlementStore
