@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementIngest
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `entitlement transfer FROM TO`: what moves, what stays, the audit on both sides, the
