@@ -55,7 +55,7 @@ let package = Package(
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore", "EntitlementCLI", "EntitlementTestSupport",
         ], path: "Tests/EntitlementCLITestSupport"),
         .testTarget(name: "EntitlementBasicsTests", dependencies: ["EntitlementBasics", "EntitlementTestSupport"]),
-        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementJSON", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementRulesTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTestSupport",
