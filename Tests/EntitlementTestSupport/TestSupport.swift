@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import Testing
 import EntitlementBasics
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).

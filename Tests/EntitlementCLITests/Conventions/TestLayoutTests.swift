@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The test tree itself (CONTRIBUTING.md, "Layers"): a Swift file in a folder no target
