@@ -43,39 +43,44 @@ let package = Package(
         // Mints App Store JWS sharing one chain for the signed-data benchmark (scripts/bench-trust.sh).
         .executableTarget(name: "entitlement-bench-jws", dependencies: ["COpenSSL"]),
         // Tests follow the modules: XTests tests module X (and the modules below it). Suites that
-        // drive a module through the command line say so by importing EntitlementCLI.
-        // EntitlementTestSupport holds what several test targets share: the in-process CLI runner,
-        // the built-binary runner, tags, golden files, clocks and id sequences, test PKI.
+        // drive a module through the command line say so by importing EntitlementCLITestSupport.
+        // EntitlementTestSupport holds what every test target may share without building the CLI:
+        // tags, clocks and id sequences, temporary folders, generators, the fault-injecting file
+        // system, test PKI and the built-binary runner. EntitlementCLITestSupport adds what needs
+        // EntitlementCLI: the in-process runner, golden files and the import helpers built on them.
         .target(name: "EntitlementTestSupport", dependencies: [
-            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore", "EntitlementCLI",
+            "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
         ], path: "Tests/EntitlementTestSupport"),
+        .target(name: "EntitlementCLITestSupport", dependencies: [
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementStore", "EntitlementCLI", "EntitlementTestSupport",
+        ], path: "Tests/EntitlementCLITestSupport"),
         .testTarget(name: "EntitlementBasicsTests", dependencies: ["EntitlementBasics", "EntitlementTestSupport"]),
-        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementJSON", "EntitlementTestSupport"]),
+        .testTarget(name: "EntitlementJSONTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementModelTests", dependencies: ["EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementRulesTests", dependencies: [
-            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementStoreTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementCLI", "EntitlementCLITestSupport", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementTrustTests", dependencies: ["COpenSSL", "EntitlementTrust", "EntitlementTestSupport"]),
         .testTarget(name: "EntitlementImportTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementImport", "EntitlementCLI", "EntitlementTestSupport",
+            "EntitlementImport", "EntitlementCLI", "EntitlementCLITestSupport", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementTeamTests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTeam", "EntitlementTestSupport",
+            "EntitlementTeam", "EntitlementCLITestSupport", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementIngestTests", dependencies: [
             "COpenSSL", "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
-            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementTestSupport",
+            "EntitlementTrust", "EntitlementImport", "EntitlementIngest", "EntitlementCLITestSupport", "EntitlementTestSupport",
         ]),
         .testTarget(name: "EntitlementCLITests", dependencies: [
             "EntitlementBasics", "EntitlementJSON", "EntitlementModel", "EntitlementRules", "EntitlementStore",
             "EntitlementTrust", "EntitlementImport", "EntitlementTeam", "EntitlementIngest", "EntitlementCLI",
-            "EntitlementTestSupport",
+            "EntitlementCLITestSupport", "EntitlementTestSupport",
         ], exclude: ["Golden"]),
     ]
 )

@@ -1,6 +1,6 @@
 import Testing
 
-/// The test layers (STYLE.md): `swift test --filter` by suite, or run one layer by tag in Xcode.
+/// The test layers (CONTRIBUTING.md, "Layers"): `swift test --filter` by suite, or run one layer by tag in Xcode.
 extension Tag {
     /// Pure functions: parser, engine, planners, JSON. No files, no clock.
     @Tag package static var unit: Self

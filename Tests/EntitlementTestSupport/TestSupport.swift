@@ -1,8 +1,6 @@
 import Foundation
 import Synchronization
-import Testing
 import EntitlementBasics
-import EntitlementCLI
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).
 package let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!
@@ -27,32 +25,6 @@ package struct CLIResult {
         self.stderr = stderr
         self.exitCode = exitCode
     }
-}
-
-/// Runs the CLI in-process with captured streams and a fixed clock.
-/// `ids` numbers new ids (`id-1`, `id-2`, …) for golden files; by default they are random.
-/// `terminal` makes stdin, stdout and stderr stand in for a person's terminal.
-package func runCLI(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], now: Date = demoDate,
-            newID: (@Sendable () -> String)? = nil, loginName: String? = "tester", terminal: Bool = false,
-            ids: IDSequence? = nil, clock: (@Sendable () -> Date)? = nil, pacing: Pacing? = nil) -> CLIResult {
-    let stdout = OutputSink(capturingAsTerminal: terminal)
-    let stderr = OutputSink(capturingAsTerminal: terminal)
-    let generator: @Sendable () -> String
-    if let newID { generator = newID } else if let ids { generator = { ids.next() } } else { generator = Context.randomID }
-    var context = Context(environment: environment, stdout: stdout, stderr: stderr, stdin: InputSource(text: stdin, isTerminal: terminal),
-                          now: clock ?? { now }, newID: generator, loginName: loginName)
-    if let pacing { context.pacing = pacing }
-    let code = CLI(context: context).run(arguments)
-    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
-}
-
-/// Runs the CLI in-process on raw argument bytes, as `main.swift` does.
-package func runCLI(rawArguments: [[UInt8]]) -> CLIResult {
-    let stdout = OutputSink(capturingAsTerminal: false)
-    let stderr = OutputSink(capturingAsTerminal: false)
-    let context = Context(environment: [:], stdout: stdout, stderr: stderr, stdin: InputSource(text: ""), now: { demoDate }, loginName: "tester")
-    let code = CLI(context: context).run(rawArguments: rawArguments)
-    return CLIResult(stdout: stdout.text, stderr: stderr.text, exitCode: code)
 }
 
 /// Ids in sequence (`00000000-0000-4000-8000-000000000001`, …), so output with new ids can be a golden file.
@@ -129,24 +101,6 @@ package func readFile(_ path: String) -> String? { try? String(contentsOfFile: p
 
 package func writeFile(_ path: String, _ text: String) {
     try! text.write(toFile: path, atomically: false, encoding: .utf8)
-}
-
-/// Compares `actual` with a golden file in Tests/EntitlementCLITests/Golden.
-/// `RECORD_SNAPSHOTS=1 make test` re-records them, on purpose only: a recording run fails
-/// ("Recorded new baseline"), so it can never pass by accident; run again without it.
-package func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let path = repositoryRoot + "/Tests/EntitlementCLITests/Golden/\(name)"
-    if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
-        try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        writeFile(path, actual)
-        Issue.record("Recorded new baseline Golden/\(name); run the tests again without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
-        return
-    }
-    guard let expected = readFile(path) else {
-        Issue.record("missing golden file \(name); run RECORD_SNAPSHOTS=1 make test", sourceLocation: sourceLocation)
-        return
-    }
-    #expect(actual == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
 }
 
 /// Whether a program is on PATH; tests that need one skip (with the reason) when it is not.

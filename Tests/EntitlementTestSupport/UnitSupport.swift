@@ -47,6 +47,14 @@ extension UnitTests {
             return transaction
         }
 
+        /// Monthly renewals c1 (Jan) to c4 (Apr) of one subscription.
+        package static let monthlyRenewals = [
+            purchase("c1", from: "2025-01-01T00:00:00Z", to: "2025-02-01T00:00:00Z", original: "c1"),
+            purchase("c2", type: .subscriptionRenewed, from: "2025-02-01T00:00:00Z", to: "2025-03-01T00:00:00Z", original: "c1"),
+            purchase("c3", type: .subscriptionRenewed, from: "2025-03-01T00:00:00Z", to: "2025-04-01T00:00:00Z", original: "c1"),
+            purchase("c4", type: .subscriptionRenewed, from: "2025-04-01T00:00:00Z", to: "2025-05-01T00:00:00Z", original: "c1"),
+        ]
+
         /// A manual grant of `entitlement`. `to: nil` is lifetime.
         package static func grant(
             _ id: String, entitlement: String = "premium", from: String, starts: String? = nil, to: String?,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `grant --stdin`: many customers under one lock.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Every situation in Fixtures/demo-store, through `check` and `status --json`, at the demo date.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementRules
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `find` and `summary` on the demo store at its fixed date.

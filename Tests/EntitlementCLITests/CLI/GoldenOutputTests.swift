@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// What people read: help and tables, compared with files in Golden/.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `entitlement log` in-process on plain stores (fixed clock), and on a team store with

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// What grant, revoke and import print, with a fixed clock and ids in sequence (Context.newID),

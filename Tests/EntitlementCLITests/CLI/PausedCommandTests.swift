@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `paused` in every command that shows states: `check` (exit 1), `status`, `find --state paused`,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The guard in front of `revoke`, and `restore`.

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Inputs a careless or hostile user gives, and what the tool must do with them.

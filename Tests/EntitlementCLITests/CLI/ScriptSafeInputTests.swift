@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Input from scripts: bytes that are not text, hidden characters, empty batches, stray

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// One list of vendors (`Vendor`, in EntitlementModel): `import --format`, `webhook VENDOR` and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `verify`: every problem of a store, and never a write.

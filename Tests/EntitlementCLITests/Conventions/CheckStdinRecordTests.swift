@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementCLI
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `check --stdin`: every answer carries its input line; error lines are the one error shape;

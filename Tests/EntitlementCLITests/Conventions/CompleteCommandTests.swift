@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementCLI
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `__complete`: candidates from file names alone, through the store's one listing API.

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCLI
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The completion cache: it answers as a listing of the store would, is never used once

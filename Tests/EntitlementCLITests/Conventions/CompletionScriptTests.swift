@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The generated completion scripts and man page: valid for their shells and roff, and working.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementCLI
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `find` and `summary` in every output format, and fitted to narrow and wide terminals.

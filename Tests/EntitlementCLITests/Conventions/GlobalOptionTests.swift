@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementCLI
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Options before the command, the last value winning, -q and --color everywhere, --version --json, help.

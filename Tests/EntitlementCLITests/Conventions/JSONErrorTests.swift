@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Under --json every error is one JSON object on standard error, in the one documented shape.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Dates as people type them, resolved once against the start of the run.

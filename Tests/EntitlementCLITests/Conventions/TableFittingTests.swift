@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Cell widths, fitted tables, and csv/tsv quoting, as properties over generated text.

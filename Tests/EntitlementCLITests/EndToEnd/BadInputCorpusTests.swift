@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Every command over the corpus in Tests/BadInput (see its README), end to end and

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The built binary on Fixtures/: stdout, stderr and the exit code, as a script sees them.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// find, summary, verify, bulk grant and the revoke guard through the built binary, as scripts use them.

@@ -5,6 +5,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Defects in reading input and printing data: each test failed before its fix.

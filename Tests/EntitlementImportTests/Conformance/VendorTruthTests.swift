@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Conformance with the vendors' own verdicts on their published documents

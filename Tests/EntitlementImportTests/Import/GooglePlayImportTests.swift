@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
 @testable import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension ImportTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension ImportTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementImport
 @testable import EntitlementJSON
 @testable import EntitlementModel
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension ImportTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension ImportTests {

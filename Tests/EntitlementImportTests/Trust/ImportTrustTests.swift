@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementImport
 @testable import EntitlementJSON
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `import` verifies App Store signed data by default (docs/security.md): refusal is

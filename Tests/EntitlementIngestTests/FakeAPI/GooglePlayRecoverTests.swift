@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `ingest --recover googleplay` against Google's Voided Purchases API played by

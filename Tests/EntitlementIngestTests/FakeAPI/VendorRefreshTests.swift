@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `refresh --vendor stripe|adapty|googleplay` (and `--stdin`) against the vendors' APIs played

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// A webhook killed while writing its request leaves a file in `ingest/incoming/` (never

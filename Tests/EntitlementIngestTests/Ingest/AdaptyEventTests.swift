@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Each Adapty event type, from the raw body (`ingest --stdin`, or `webhook` as CGI) to what

@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// A customer found by any of its ids (RevenueCat `aliases`, `original_app_user_id`) through

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementIngest
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `refresh --vendor appstore`, `lookup` and `ingest --recover appstore|stripe` against the App

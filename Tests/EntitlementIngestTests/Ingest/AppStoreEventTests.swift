@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementIngest
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Each App Store notificationType, from the signed body (verified against a minted test root)

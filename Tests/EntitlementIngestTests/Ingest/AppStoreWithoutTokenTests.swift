@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// App Store notifications without `appAccountToken`: the customer is the one whose profile

@@ -5,6 +5,7 @@ import Testing
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The audit of applied events: `history --explain` names the event behind each change,

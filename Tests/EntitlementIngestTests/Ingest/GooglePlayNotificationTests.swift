@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementIngest
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Google Play RTDN through a Pub/Sub push: every notification code decodes, the push token

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Importing the same Google Play documents again changes no byte of the store (the purchase

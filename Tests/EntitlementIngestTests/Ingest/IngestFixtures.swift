@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// The project's own webhook bodies, written from the vendors' documented fields

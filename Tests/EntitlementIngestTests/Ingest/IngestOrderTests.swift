@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Order and exactly-once: any arrival order of the same events gives byte-identical profiles,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Property tests: for a seeded random set of events from several vendors, ingest

@@ -8,6 +8,7 @@ import Testing
 @testable import EntitlementTrust
 @testable import EntitlementImport
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// An event that arrives for a customer after `transfer` moved its purchase away applies to

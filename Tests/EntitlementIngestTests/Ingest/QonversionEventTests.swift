@@ -7,6 +7,7 @@ import Testing
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 @testable import EntitlementTrust
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `refresh USER --vendor revenuecat` and `ingest --refresh` against RevenueCat's API played back

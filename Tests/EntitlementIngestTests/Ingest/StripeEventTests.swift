@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Stripe events, from the raw body (`ingest --stdin`, `webhook stripe`) to what `check` answers:

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementModel
 import EntitlementRules
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `entitlement transfer FROM TO`: what moves, what stays, the audit on both sides, the

@@ -6,6 +6,7 @@ import Testing
 @testable import EntitlementTrust
 @testable import EntitlementImport
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Each App Store JWS of a run is verified once: the notification's signature when the request

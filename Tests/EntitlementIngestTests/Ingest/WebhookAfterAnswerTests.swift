@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementModel
 @testable import EntitlementStore
 @testable import EntitlementIngest
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `webhook` answers once the request is spooled and applies it after the answer has gone out

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import EntitlementIngest
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `entitlement webhook` in-process, as a web server runs it: CGI variables and a body on stdin.

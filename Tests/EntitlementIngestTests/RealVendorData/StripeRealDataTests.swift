@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Stripe's own material (Fixtures/import/stripe/sdk and Fixtures/trust/stripe: stripe-java,

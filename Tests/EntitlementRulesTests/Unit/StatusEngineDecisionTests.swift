@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules
@@ -34,8 +33,6 @@ extension UnitTests {
             #expect(level.isInGracePeriod)
             #expect(level.gracePeriodExpiresAt == F.date("2026-02-10T00:00:00Z"))
             #expect(level.expiresAt == F.date("2026-02-01T00:00:00Z"))
-            #expect(level.json["is_in_grace_period"] == .bool(true))
-            #expect(level.json["is_active"] == .bool(true))
         }
 
         @Test func graceAppliesOnlyToTheLatestTransactionOfTheSubscription() {

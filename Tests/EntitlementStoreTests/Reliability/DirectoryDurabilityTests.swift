@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementBasics
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// A write that creates folders (the fan-out layout's `profiles/ab/cd/`) makes each new

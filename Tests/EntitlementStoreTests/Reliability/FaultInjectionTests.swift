@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Every step of a store write made to fail or to "crash", then the store checked:

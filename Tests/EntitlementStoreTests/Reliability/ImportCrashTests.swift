@@ -3,6 +3,7 @@
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 import Foundation
 import Glibc

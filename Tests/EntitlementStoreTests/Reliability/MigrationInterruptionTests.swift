@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// An interrupted `migrate` is recorded (`.migration`), every other

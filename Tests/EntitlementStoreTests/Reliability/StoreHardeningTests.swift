@@ -4,6 +4,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// FIFOs, links, modes and owners, leftovers of killed writers, closed pipes.

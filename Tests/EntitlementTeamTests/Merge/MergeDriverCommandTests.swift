@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementTeam
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension Merge {

@@ -6,6 +6,7 @@ import Testing
 @testable import EntitlementRules
 @testable import EntitlementStore
 @testable import EntitlementTeam
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 extension Merge {

@@ -1,23 +1,10 @@
-import Foundation
 import Testing
-@testable import EntitlementBasics
 @testable import EntitlementCLI
 import EntitlementTestSupport
 
 extension UnitTests {
-    /// The work spreader keeps input order; the real id generator makes version 4 UUIDs.
-    struct ParallelAndIDTests {
-        /// Over generated sizes and chunk sizes, `Parallel.map` equals a plain `map`.
-        @Test func parallelMapKeepsInputOrder() {
-            var random = SplitMix64(seed: 21)
-            for _ in 0..<60 {
-                let items = (0..<Int(random.next() % 3000)).map { _ in random.next() }
-                let chunkSize = 1 + Int(random.next() % 100)
-                let threshold = Int(random.next() % 80)
-                #expect(Parallel.map(items, threshold: threshold, chunkSize: chunkSize) { $0 &* 31 } == items.map { $0 &* 31 })
-            }
-        }
-
+    /// The real id generator makes version 4 UUIDs.
+    struct RandomIDTests {
         @Test func randomIDsAreDistinctLowerCaseVersion4UUIDs() {
             let hex = Set("0123456789abcdef")
             var seen = Set<String>()

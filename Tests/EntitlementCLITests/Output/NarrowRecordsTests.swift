@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// On a narrow terminal, vertical records and the profile header wrap long

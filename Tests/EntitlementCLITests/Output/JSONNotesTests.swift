@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementCLI
 @testable import EntitlementJSON
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Under `--json`, notes and warnings on standard error are JSON objects,

@@ -3,6 +3,7 @@ import Testing
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Completion of customer ids holding `@`, `:`, `=` and spaces (bash, zsh, fish).

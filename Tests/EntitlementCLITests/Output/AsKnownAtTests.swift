@@ -12,12 +12,7 @@ extension UnitTests {
         typealias F = Fixture
 
         /// Monthly renewals c1 (Jan) to c4 (Apr) of one subscription.
-        static let renewals = [
-            F.purchase("c1", from: "2025-01-01T00:00:00Z", to: "2025-02-01T00:00:00Z", original: "c1"),
-            F.purchase("c2", type: .subscriptionRenewed, from: "2025-02-01T00:00:00Z", to: "2025-03-01T00:00:00Z", original: "c1"),
-            F.purchase("c3", type: .subscriptionRenewed, from: "2025-03-01T00:00:00Z", to: "2025-04-01T00:00:00Z", original: "c1"),
-            F.purchase("c4", type: .subscriptionRenewed, from: "2025-04-01T00:00:00Z", to: "2025-05-01T00:00:00Z", original: "c1"),
-        ]
+        static let renewals = F.monthlyRenewals
 
         @Test func aLaterRenewalDoesNotLeakIntoThePast() {
             let level = F.level(Self.renewals, at: "2025-02-15T00:00:00Z")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementCLI
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// Completion as a person gets it: `entitlement status alice@cu<Tab>` typed into a real

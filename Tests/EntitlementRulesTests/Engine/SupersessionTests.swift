@@ -52,7 +52,7 @@ extension UnitTests {
         }
 
         @Test func renewalsSupersedeNothing() {
-            let renewals = AsKnownAtTests.renewals
+            let renewals = F.monthlyRenewals
             let supersessions = Supersession.all(in: F.profile(renewals))
             #expect(supersessions.isEmpty)
             #expect(F.level(renewals, at: "2025-04-15T00:00:00Z").expiresAt == F.date("2025-05-01T00:00:00Z"))
