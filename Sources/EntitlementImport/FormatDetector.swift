@@ -137,6 +137,10 @@ package enum FormatDetector {
         // --format decides before detection does: a refusal by name is for the vendor named.
         if let refusal = UnsupportedShapes.refusal(value, file: file, format: format) { throw refusal }
         if let refusal = WebhookBodies.refusal(value, file: file, format: format) { throw refusal }
+        if value.objectValue?.isEmpty == true {
+            throw .usage("\(Terminal.escape(file)): an empty JSON object (Adapty posts one to check a webhook URL), not a document to import",
+                         hint: "Import a profile or subscriber document (docs/import.md); `entitlement webhook` answers a save check.")
+        }
         let candidates = DocumentSignature.allCases.filter { format == nil || $0.format == format }
         let matching = candidates.filter { $0.matches(value) }
         let name = Terminal.escape(file)

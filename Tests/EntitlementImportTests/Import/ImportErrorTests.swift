@@ -86,6 +86,20 @@ extension ImportTests {
             #expect(result.stderr.contains("Error: <stdin>: \(message)"), "\(result.stderr)")
         }
 
+        /// Adapty checks a webhook URL by posting `{}`; saved and handed to `import`, it is named
+        /// as what it is, with or without `--format`, and nothing is written.
+        @Test func anEmptyObjectIsNamedAsAdaptysSaveCheck() {
+            let store = Store()
+            for format in [[], ["--format", "adapty"], ["--format", "revenuecat"]] {
+                let result = store.importing(["-"] + format, stdin: "{}\n")
+                #expect(result.exitCode == 2, "\(format): \(result.stderr)")
+                #expect(result.stderr.contains("Error: <stdin>: an empty JSON object (Adapty posts one to check a webhook URL), not a document to import"),
+                        "\(format): \(result.stderr)")
+                #expect(!result.stderr.contains("unknown document shape"))
+            }
+            #expect(store.profileNames().isEmpty)
+        }
+
         @Test func formatOptionRestrictsAndSettles() {
             let store = Store()
             let wrong = store.importing([fixtures + "/adapty/profile-active.json", "--format", "qonversion"])
