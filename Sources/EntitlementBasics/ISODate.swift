@@ -39,7 +39,7 @@ package enum ISODate {
     /// anything else. `ISODateWrittenFormTests` checks that it agrees with `parseAnyForm` wherever it
     /// answers, over generated dates and damaged ones.
     @inline(__always)
-    package static func parseWritten(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parseWritten(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
         // Each digit minus "0"; a byte that is not a digit wraps to 10 or more.
@@ -56,7 +56,7 @@ package enum ISODate {
     }
 
     /// Every accepted form; see `parse(_:)`.
-    package static func parseAnyForm(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parseAnyForm(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = Scanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.take("-"),
               let month = scanner.number(digits: 2), scanner.take("-"),
@@ -214,9 +214,9 @@ package enum ISODate {
 
 /// Proleptic Gregorian calendar arithmetic in UTC (Howard Hinnant's algorithms).
 package enum CivilDate {
-    package static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
-    package static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -225,7 +225,7 @@ package enum CivilDate {
     }
 
     /// Days since 1970-01-01.
-    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -5,12 +5,12 @@
 /// it as too long, so one endless line cannot exhaust memory either.
 package struct LineBuffer {
     /// Bytes kept of one line: the longest valid id (4,096 bytes), a CR, and one more.
-    package static let defaultKeep = 4096 + 2
+    static let defaultKeep = 4096 + 2
 
     package let keep: Int
     private var pending: [UInt8] = []
     /// Bytes examined so far: equals the input length (the linear-time property tests count it).
-    package private(set) var bytesExamined = 0
+    private(set) var bytesExamined = 0
 
     package init(keep: Int = LineBuffer.defaultKeep) { self.keep = keep }
 

@@ -8,7 +8,7 @@ package enum URLText {
     }
 
     /// The `user:password` part of `url`'s authority, if any (to scrub it from other text).
-    package static func credentials(of url: String) -> String? {
+    static func credentials(of url: String) -> String? {
         guard let (start, at) = userInfo(url) else { return nil }
         return String(decoding: Array(url.utf8)[start..<at], as: UTF8.self)
     }

@@ -11,7 +11,7 @@ package final class WorkCounter: Sendable {
     package init() {}
 
     /// Steps counted so far.
-    package var steps: Int { count.load(ordering: .relaxed) }
+    var steps: Int { count.load(ordering: .relaxed) }
 
     package func add(_ steps: Int) { count.add(steps, ordering: .relaxed) }
 

@@ -8,8 +8,8 @@ package enum AdaptyKey {
     package static let profileID = "profile_id"
     package static let customerUserID = "customer_user_id"
     package static let paidAccessLevels = "paid_access_levels"
-    package static let subscriptions = "subscriptions"
-    package static let nonSubscriptions = "non_subscriptions"
+    static let subscriptions = "subscriptions"
+    static let nonSubscriptions = "non_subscriptions"
     package static let customAttributes = "custom_attributes"
     package static let data = "data"
     package static let isActive = "is_active"
@@ -25,19 +25,19 @@ package enum AdaptyKey {
     package static let isRefund = "is_refund"
     package static let store = "store"
     package static let vendorProductID = "vendor_product_id"
-    package static let vendorTransactionID = "vendor_transaction_id"
-    package static let vendorOriginalTransactionID = "vendor_original_transaction_id"
-    package static let activeIntroductoryOfferType = "active_introductory_offer_type"
+    static let vendorTransactionID = "vendor_transaction_id"
+    static let vendorOriginalTransactionID = "vendor_original_transaction_id"
+    static let activeIntroductoryOfferType = "active_introductory_offer_type"
     package static let isSandbox = "is_sandbox"
-    package static let activePromotionalOfferID = "active_promotional_offer_id"
-    package static let offerID = "offer_id"
-    package static let purchaseID = "purchase_id"
+    static let activePromotionalOfferID = "active_promotional_offer_id"
+    static let offerID = "offer_id"
+    static let purchaseID = "purchase_id"
     package static let purchasedAt = "purchased_at"
-    package static let isOneTime = "is_one_time"
+    static let isOneTime = "is_one_time"
     /// `store` of an access level Adapty itself granted.
     package static let adaptyStore = "adapty"
-    package static let freeTrial = "free_trial"
-    package static let introOffers: Set<String> = ["pay_as_you_go", "pay_up_front"]
+    static let freeTrial = "free_trial"
+    static let introOffers: Set<String> = ["pay_as_you_go", "pay_up_front"]
 }
 
 /// One Adapty subscription or access level: the fields they share, in validation order (section 9.2).
@@ -60,7 +60,7 @@ package struct AdaptyPeriod {
     package var productID: String?
     package var transactionID: String?
     package var originalTransactionID: String?
-    package var introductoryOffer: String?
+    var introductoryOffer: String?
     package var sandbox: Bool?
     package var offerCode: String?
 
@@ -89,7 +89,7 @@ package struct AdaptyPeriod {
     }
 
     /// Access ends here for us: never for lifetime; in a grace period, when the charge failed.
-    package var ourExpiry: Date? {
+    var ourExpiry: Date? {
         guard !isLifetime, let expiresAt else { return nil }
         if isInGracePeriod, let failed = billingIssueDetectedAt, failed < expiresAt { return failed }
         return expiresAt

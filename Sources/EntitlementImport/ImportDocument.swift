@@ -32,8 +32,8 @@ package struct ImportDocument: Sendable {
     /// Adapty's `profile_id`.
     package var vendorProfileID: String?
     /// RevenueCat `first_seen`: `created_at` of a new profile.
-    package var firstSeen: Date?
-    package var statements: [VendorStatement] = []
+    var firstSeen: Date?
+    var statements: [VendorStatement] = []
     /// Messages for stderr, without the `warning: FILE: ` prefix.
     package var warnings: [String] = []
     /// Items left out, one line each, for the summary.
@@ -55,13 +55,13 @@ package struct ImportDocument: Sendable {
     package var hasProfileData: Bool { !transactions.isEmpty || !renewals.isEmpty || !customAttributes.isEmpty }
 
     /// Adds a token once, keeping document order.
-    package mutating func noteToken(_ token: String?) {
+    mutating func noteToken(_ token: String?) {
         guard let token, !token.isEmpty, !appAccountTokens.contains(token) else { return }
         appAccountTokens.append(token)
     }
 
     /// Keeps the latest of the dates seen as the document time.
-    package mutating func noteSignedDate(_ date: Date?) {
+    mutating func noteSignedDate(_ date: Date?) {
         guard let date else { return }
         if time.map({ date > $0 }) ?? true { time = date }
         timeSource = .signedDate
@@ -92,8 +92,8 @@ package struct ImportDocument: Sendable {
 
 /// A product that unlocks an entitlement, as a document states it.
 package struct ProductMapping: Hashable, Sendable {
-    package var entitlement: String
-    package var productID: String
+    var entitlement: String
+    var productID: String
 }
 
 /// A transaction mapped from vendor data, with what the merge needs to know about it.
@@ -109,13 +109,13 @@ package struct MappedTransaction: Sendable {
     package var givesEnvironment = false
     package var givesOwnership = false
     /// True when `original_transaction_id` was made up from dates (section 7.1).
-    package var originalIsSynthesized = false
+    var originalIsSynthesized = false
     /// The document says the period has ended but not when (Google Play `IN_GRACE_PERIOD`):
     /// `expires_at` becomes the document time (`ImportDocument.settled(at:configuration:)`).
-    package var endsAtDocumentTime = false
+    var endsAtDocumentTime = false
     /// Other ids of the product (Stripe `price.id` beside `price.product`): the first that
     /// config.json maps replaces `product_id` when `product_id` itself is not mapped.
-    package var alternativeProductIDs: [String] = []
+    var alternativeProductIDs: [String] = []
 
     package init(_ transaction: Transaction, vendor: JSONValue) {
         self.transaction = transaction
@@ -167,21 +167,21 @@ package struct MappedRenewal: Sendable {
 }
 
 /// A vendor's own verdict about access, to compare with ours (section 10).
-package struct VendorStatement: Sendable {
-    package enum Subject: Equatable, Sendable {
+struct VendorStatement: Sendable {
+    enum Subject: Equatable, Sendable {
         /// RevenueCat, Adapty, Qonversion: about an entitlement.
         case entitlement(String)
         /// App Store: about a subscription, by `originalTransactionId` (nil when unknown).
         case subscription(String?)
     }
 
-    package var subject: Subject
+    var subject: Subject
     /// The vendor's state in its own words: `active`, `inactive`, `expired`, ….
-    package var vendorState: String
+    var vendorState: String
     /// Our states that agree with it.
-    package var accepted: [AccessState]
+    var accepted: [AccessState]
     /// What the vendor said, for the summary: `expires_date 2026-04-01T09:00:00Z`.
-    package var evidence: String
+    var evidence: String
     /// Set when the statement cannot be compared whatever the data (an unknown status code).
-    package var notComparable: String?
+    var notComparable: String?
 }

@@ -44,12 +44,12 @@ package enum JWS {
     }
 
     /// base64url with optional padding.
-    package static func base64URLDecode(_ part: Substring) -> [UInt8]? {
+    static func base64URLDecode(_ part: Substring) -> [UInt8]? {
         Base64URL.decode(part.utf8)
     }
 
     /// Apple's placeholders, cut for warnings: `"signed_transaction_info_value"`.
-    package static func shortQuote(_ text: String) -> String {
+    static func shortQuote(_ text: String) -> String {
         let cut = text.count > 30 ? String(text.prefix(30)) + "…" : text
         return "\"" + Terminal.escape(cut) + "\""
     }

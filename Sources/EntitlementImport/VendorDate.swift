@@ -19,12 +19,12 @@ package enum VendorDate {
     }
 
     /// Qonversion: seconds since 1970, fractions allowed; nil outside `ISODate.writableRange`.
-    package static func fromEpochSeconds(_ seconds: Double) -> Date? {
+    static func fromEpochSeconds(_ seconds: Double) -> Date? {
         guard seconds.isFinite else { return nil }
         let date = Date(timeIntervalSince1970: seconds)
         return ISODate.writableRange.contains(date) ? date : nil
     }
 
     /// A date as it appears inside a synthesized id: `2026-03-01T09:00:00Z` (section 6.4).
-    package static func idText(_ date: Date) -> String { ISODate.format(date) }
+    static func idText(_ date: Date) -> String { ISODate.format(date) }
 }

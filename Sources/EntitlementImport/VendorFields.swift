@@ -10,7 +10,7 @@ extension FieldReader {
         FieldError(path: childPath(key), message: "missing required field")
     }
 
-    package func vendorWrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
+    func vendorWrongType(_ key: String, expected: String, found: JSONValue) -> FieldError {
         FieldError(path: childPath(key), message: "expected \(expected), found \(ImportPath.show(found))")
     }
 
@@ -40,7 +40,7 @@ extension FieldReader {
         return flag
     }
 
-    package func vendorRequiredBool(_ key: String) throws(FieldError) -> Bool {
+    func vendorRequiredBool(_ key: String) throws(FieldError) -> Bool {
         guard let flag = try vendorBool(key) else { throw vendorMissing(key) }
         return flag
     }
@@ -115,7 +115,7 @@ extension FieldReader {
     }
 
     /// Qonversion's `active`: 0, 1, true or false; returns the flag and its text.
-    package func vendorActiveFlag(_ key: String) throws(FieldError) -> (flag: Bool, text: String) {
+    func vendorActiveFlag(_ key: String) throws(FieldError) -> (flag: Bool, text: String) {
         guard let value = value(key) else { throw vendorMissing(key) }
         switch value {
         case .bool(let flag): return (flag, flag ? "true" : "false")
@@ -139,7 +139,7 @@ extension FieldReader {
     }
 
     /// An object keyed by ids, in ascending key order (Unicode scalars), as (key, value, path).
-    package func vendorMap(_ key: String) throws(FieldError) -> [(key: String, value: JSONValue, path: String)] {
+    func vendorMap(_ key: String) throws(FieldError) -> [(key: String, value: JSONValue, path: String)] {
         guard let map = try vendorObject(key) else { return [] }
         return map.object.entries
             .sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }

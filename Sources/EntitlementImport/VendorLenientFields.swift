@@ -7,7 +7,7 @@ import EntitlementJSON
 /// the document gets one warning naming the field; the status rules never look at it.
 extension FieldReader {
     /// Runs `read`; a wrong value becomes nil and one warning instead of an error.
-    package func vendorIgnorable<T>(_ key: String, into document: inout ImportDocument,
+    func vendorIgnorable<T>(_ key: String, into document: inout ImportDocument,
                             _ read: (FieldReader, String) throws(FieldError) -> T?) -> T? {
         do {
             return try read(self, key)

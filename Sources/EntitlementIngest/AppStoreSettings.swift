@@ -21,7 +21,7 @@ package struct AppStoreSettings: Sendable, Equatable {
     /// `appstore.allow_xcode`.
     package var allowXcode: Bool
     /// `appstore.trust_roots`: certificate files, in order.
-    package var trustRootFiles: [String]
+    var trustRootFiles: [String]
     /// The secrets file the entry came from (nil: none), for messages.
     package var secretsPath: String?
 

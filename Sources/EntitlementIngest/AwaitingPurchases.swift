@@ -16,16 +16,16 @@ package struct AwaitingPurchase: Sendable, Equatable {
     package var notificationType: String?
     package var notifiedAt: Date?
     /// The latest import of the token's document (its document time).
-    package var importedAt: Date?
+    var importedAt: Date?
 
     package static let directory = StoreFileKind.googlePlayPurchase.directory
 
-    package static func relativePath(token: String) -> String {
+    static func relativePath(token: String) -> String {
         "\(directory)/\(SHA256.hexDigest(Array(token.utf8))).json"
     }
 
     /// True while the latest notification is newer than the latest import.
-    package var isAwaiting: Bool {
+    var isAwaiting: Bool {
         guard let notifiedAt else { return false }
         return importedAt.map { notifiedAt > $0 } ?? true
     }
@@ -50,7 +50,7 @@ package struct AwaitingPurchase: Sendable, Equatable {
     }
 
     /// Keeps the later notification.
-    package mutating func notify(_ type: String, at time: Date) {
+    mutating func notify(_ type: String, at time: Date) {
         if notifiedAt.map({ time >= $0 }) ?? true {
             notifiedAt = time
             notificationType = type

@@ -10,21 +10,21 @@ import EntitlementStore
 /// restart, another clone of a team store after `sync`) finds its file and changes nothing.
 /// One file per event merges in git without conflicts (clones only add files). Each file is
 /// also the event's audit record: the raw body, the verification and the received time.
-package struct EventLedger: Sendable {
-    package let store: EntitlementStore
+struct EventLedger: Sendable {
+    let store: EntitlementStore
 
-    package static let directory = EntitlementStore.eventRecordsDirectory
+    static let directory = EntitlementStore.eventRecordsDirectory
 
-    package init(store: EntitlementStore) { self.store = store }
+    init(store: EntitlementStore) { self.store = store }
 
     /// The store-relative path of `id`'s record.
-    package static func relativePath(vendor: Vendor, id: String) -> String {
+    static func relativePath(vendor: Vendor, id: String) -> String {
         let digest = SHA256.hexDigest(Array(id.utf8))
         return "\(directory)/\(vendor.rawValue)/\(digest.prefix(2))/\(digest).json"
     }
 
     /// What the ledger holds for one event.
-    package enum Entry: Equatable, Sendable {
+    enum Entry: Equatable, Sendable {
         case absent
         /// Applied already (in this copy, or one that synced with it).
         case recorded
@@ -34,7 +34,7 @@ package struct EventLedger: Sendable {
     }
 
     /// The event's record, read: a file that only exists never makes the event a duplicate.
-    package func entry(vendor: Vendor, id: String) -> Entry {
+    func entry(vendor: Vendor, id: String) -> Entry {
         let relative = Self.relativePath(vendor: vendor, id: id)
         let path = "\(store.root)/\(relative)"
         let bytes: [UInt8]?
@@ -45,10 +45,10 @@ package struct EventLedger: Sendable {
     }
 
     /// True when the event is already applied (in this copy, or one that synced with it).
-    package func contains(vendor: Vendor, id: String) -> Bool { entry(vendor: vendor, id: id) == .recorded }
+    func contains(vendor: Vendor, id: String) -> Bool { entry(vendor: vendor, id: id) == .recorded }
 
     /// The audit record of an applied event, if any.
-    package func record(vendor: Vendor, id: String) throws(EntitlementError) -> AuditRecord? {
+    func record(vendor: Vendor, id: String) throws(EntitlementError) -> AuditRecord? {
         let path = "\(store.root)/\(Self.relativePath(vendor: vendor, id: id))"
         guard let bytes = try store.fileSystem.readFile(path) else { return nil }
         guard let record = AuditRecord(bytes: bytes) else { throw .invalidFile(path: path, detail: "not an event record") }
@@ -63,15 +63,15 @@ package struct AuditRecord: Sendable, Equatable {
     package var type: String
     package var eventTime: Date
     package var receivedAt: Date
-    package var customer: String?
+    var customer: String?
     /// The customer the vendor named, when the event applied to the holder of a transferred purchase (`customer`).
-    package var addressedTo: String?
+    var addressedTo: String?
     package var verification: String
     /// `applied`, `no_change` or `out_of_order` (older than what the records hold).
     package var outcome: String
-    package var body: String
+    var body: String
 
-    package init(event: IngestEvent, receivedAt: Date, outcome: String, body: [UInt8]) {
+    init(event: IngestEvent, receivedAt: Date, outcome: String, body: [UInt8]) {
         vendor = event.vendor
         id = event.id
         type = event.type
@@ -95,7 +95,7 @@ package struct AuditRecord: Sendable, Equatable {
         return JSONWriter().bytes(.object(JSONObject(fields)))
     }
 
-    package init?(bytes: [UInt8]) {
+    init?(bytes: [UInt8]) {
         guard case .object(let o)? = try? JSONParser.parse(bytes),
               let vendor = o["vendor"]?.stringValue.flatMap(Vendor.init(rawValue:)), let id = o["id"]?.stringValue,
               let eventTime = o["event_time"]?.stringValue.flatMap(ISODate.parse),

@@ -32,7 +32,7 @@ package enum EventOutcome: Equatable, Sendable {
     }
 
     /// `ingest`'s exit code for it: 2 bad input, 4 store, 0 otherwise.
-    package var exitCode: ExitCode {
+    var exitCode: ExitCode {
         switch self {
         case .applied, .noChange, .outOfOrder, .duplicate: return .success
         case .unauthenticated, .unsupported, .malformed: return .usage

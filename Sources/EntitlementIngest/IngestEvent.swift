@@ -11,17 +11,17 @@ package struct IngestEvent: Sendable {
     /// The vendor's name for the event, e.g. `DID_FAIL_TO_RENEW/GRACE_PERIOD`.
     package var type: String
     /// The vendor's time for the event (App Store `signedDate`): orders events.
-    package var time: Date
+    var time: Date
     /// The customer (user id) the effects apply to; nil when the event changes no profile.
-    package var customer: String?
-    package var effects: EventEffects
+    var customer: String?
+    var effects: EventEffects
     /// How the event was authenticated: `jws verified`, `authorization header`, `local input`.
     package var verification: String
     /// The customer the vendor named, when a transfer had moved the purchase away from them:
     /// `customer` is then the holder the event applied to (`TransferredHolder`).
-    package var addressedTo: String?
+    var addressedTo: String?
 
-    package init(vendor: Vendor, id: String, type: String, time: Date, customer: String?, effects: EventEffects, verification: String) {
+    init(vendor: Vendor, id: String, type: String, time: Date, customer: String?, effects: EventEffects, verification: String) {
         self.vendor = vendor
         self.id = id
         self.type = type
@@ -33,14 +33,14 @@ package struct IngestEvent: Sendable {
 
     /// The order events are applied in: vendor time, then id, so any arrival order of the
     /// same events applies them the same way.
-    package static func applicationOrder(_ a: IngestEvent, _ b: IngestEvent) -> Bool {
+    static func applicationOrder(_ a: IngestEvent, _ b: IngestEvent) -> Bool {
         a.time != b.time ? a.time < b.time : (a.vendor != b.vendor ? a.vendor < b.vendor : a.id < b.id)
     }
 }
 
 /// What an event does to the store. Records are merged as `import` merges them, each one only
 /// when the event is newer than the one that last set it (docs/ingest.md, "Order").
-package struct EventEffects: Sendable {
+struct EventEffects: Sendable {
     /// Transactions, renewal info and product mappings for `IngestEvent.customer`.
     var document: ImportDocument?
     /// Transactions that move from one customer to another (RevenueCat `TRANSFER`).
@@ -71,8 +71,8 @@ package struct EventEffects: Sendable {
 }
 
 /// Purchases that move between customers: all of `from`'s when `transactionIDs` is empty.
-package struct EventTransfer: Sendable, Equatable {
-    package var from: [String]
-    package var to: String
-    package var transactionIDs: [String]
+struct EventTransfer: Sendable, Equatable {
+    var from: [String]
+    var to: String
+    var transactionIDs: [String]
 }

@@ -11,13 +11,13 @@ package struct IngestRunner: Sendable {
     /// The author of a team store's commits (`ENTITLEMENT_INGEST_ACTOR`, `--actor`).
     package var actor: String
     /// Events per journal: bounds memory and the work a kill can undo.
-    package var batchSize = 500
+    var batchSize = 500
     /// Whether an App Store notification without `appAccountToken` whose original transaction
     /// the index does not place may sweep the profiles for it (`AppStoreCustomerIndex`).
-    package var sweepsForCustomers = true
+    var sweepsForCustomers = true
     /// Whether a spooled unit whose file is gone once the batch holds the lock is left out:
     /// another run applied it meanwhile (webhooks apply each other's waiting requests).
-    package var skipsHandledSpoolFiles = false
+    var skipsHandledSpoolFiles = false
 
     package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
         self.store = store

@@ -7,7 +7,7 @@ import EntitlementStore
 /// configures verification), and the ingest actor.
 package enum IngestSettings {
     package static let actorVariable = "ENTITLEMENT_INGEST_ACTOR"
-    package static let defaultActor = "entitlement ingest <ingest@localhost>"
+    static let defaultActor = "entitlement ingest <ingest@localhost>"
 
     /// `--actor`, else `$ENTITLEMENT_INGEST_ACTOR`, else `entitlement ingest <ingest@localhost>`.
     package static func actor(flag: String?, environment: [String: String]) -> String {

@@ -12,7 +12,7 @@ package struct IngestUnit: Sendable {
         case api(String)
 
         /// True for a vendor API's answer: fetched with the store's own credentials, not local input.
-        package var isAPI: Bool {
+        var isAPI: Bool {
             if case .api = self { return true }
             return false
         }
@@ -40,10 +40,10 @@ package struct IngestUnit: Sendable {
 /// What became of one unit's events (a unit that held no event has one entry without an id).
 package struct UnitResult: Sendable {
     package var unit: IngestUnit
-    package var results: [(event: IngestEvent?, outcome: EventOutcome)]
+    var results: [(event: IngestEvent?, outcome: EventOutcome)]
 
     /// The first failure's reason, if an event failed (the unit then stays for the next run).
-    package var failure: String? {
+    var failure: String? {
         for (_, outcome) in results { if case .failed(let reason) = outcome { return reason } }
         return nil
     }

@@ -13,13 +13,13 @@ package struct Spool: Sendable {
     package let store: EntitlementStore
 
     package static let directory = StoreFileKind.spoolDirectory
-    package static let failedDirectory = StoreFileKind.failedDirectory
+    static let failedDirectory = StoreFileKind.failedDirectory
     static let incomingDirectory = StoreFileKind.incomingDirectory
 
     package init(store: EntitlementStore) { self.store = store }
 
     package var path: String { "\(store.root)/\(Self.directory)" }
-    package var failedPath: String { "\(store.root)/\(Self.failedDirectory)" }
+    var failedPath: String { "\(store.root)/\(Self.failedDirectory)" }
 
     /// Writes `record` durably; returns its file name. Needs no lock: names are unique.
     @discardableResult
@@ -60,7 +60,7 @@ package struct Spool: Sendable {
     }
 
     /// Moves a record that failed to apply to `ingest/failed/`, with the reason; `ingest` retries it.
-    package func markFailed(_ name: String, _ record: SpoolRecord, reason: String) throws(EntitlementError) {
+    func markFailed(_ name: String, _ record: SpoolRecord, reason: String) throws(EntitlementError) {
         let modes = store.newModes()
         try store.ensureDirectory(Self.failedDirectory, mode: modes.directory)
         try store.ensureDirectory(Self.incomingDirectory, mode: modes.directory)
@@ -72,7 +72,7 @@ package struct Spool: Sendable {
     }
 
     /// Takes a failed record back into the spool for another attempt.
-    package func retry(_ name: String) throws(EntitlementError) {
+    func retry(_ name: String) throws(EntitlementError) {
         guard var record = try read(name, failed: true) else { return }
         record.failure = nil
         try store.fileSystem.replace("\(path)/\(name)", with: record.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",

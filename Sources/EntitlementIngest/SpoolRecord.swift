@@ -6,13 +6,13 @@ import EntitlementModel
 /// One request as spooled: the body as received, the headers without credentials, when it
 /// arrived and how it was authenticated (docs/store-format.md, "Ingest").
 package struct SpoolRecord: Sendable, Equatable {
-    package var request: WebhookRequest
+    var request: WebhookRequest
     /// How the request was authenticated when it arrived (`authorization header`, `signed data`).
     package var verification: String
     /// Set in `ingest/failed/`: why the last attempt to apply it failed.
-    package var failure: String?
+    var failure: String?
 
-    package init(request: WebhookRequest, verification: String, failure: String? = nil) {
+    init(request: WebhookRequest, verification: String, failure: String? = nil) {
         self.request = request
         self.verification = verification
         self.failure = failure
@@ -32,7 +32,7 @@ package struct SpoolRecord: Sendable, Equatable {
     }
 
     /// Reads a spool file; nil when it is not one (reported by path, never removed).
-    package init?(bytes: [UInt8]) {
+    init?(bytes: [UInt8]) {
         guard case .object(let object)? = try? JSONParser.parse(bytes),
               let vendor = object["vendor"]?.stringValue.flatMap(Vendor.init(rawValue:)),
               let received = object["received_at"]?.stringValue.flatMap(ISODate.parse),

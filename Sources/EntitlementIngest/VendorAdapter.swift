@@ -5,7 +5,7 @@ import EntitlementModel
 ///
 /// A vendor is one file that conforms, plus one row in `VendorTable`. The adapter is pure:
 /// secrets and signature checks come in through `WebhookAuthenticator`, the time in the request.
-package protocol VendorAdapter: Sendable {
+protocol VendorAdapter: Sendable {
     var vendor: Vendor { get }
     /// Checks the request's credentials (headers) before anything else. Local input
     /// (`overHTTP` false) carries none; adapters then answer `.localInput`.
@@ -19,7 +19,7 @@ package protocol VendorAdapter: Sendable {
 }
 
 /// The outcome of checking a request's credentials.
-package enum Authentication: Sendable, Equatable {
+enum Authentication: Sendable, Equatable {
     /// Accepted; the text says how (`authorization header`), for the audit record.
     case accepted(String)
     /// Refused with 401 (no credentials) or 403 (wrong, or none configured); `log` is the one
@@ -28,13 +28,13 @@ package enum Authentication: Sendable, Equatable {
 }
 
 /// Why a body is refused.
-package enum EventRejection: Error, Sendable, Equatable {
+enum EventRejection: Error, Sendable, Equatable {
     /// Not a well-formed event of the vendor: HTTP 400, exit 2.
     case malformed(String)
     /// Signed data that does not verify: HTTP 403, counted unauthenticated.
     case unauthenticated(String)
 
-    package var message: String {
+    var message: String {
         switch self {
         case .malformed(let text), .unauthenticated(let text): return text
         }
@@ -42,17 +42,17 @@ package enum EventRejection: Error, Sendable, Equatable {
 }
 
 /// The vendors served, one row each; a vendor not listed is answered 404 by `webhook`.
-package enum VendorTable {
-    package static let adapters: [any VendorAdapter] = [
+enum VendorTable {
+    static let adapters: [any VendorAdapter] = [
         AppStoreAdapter(), RevenueCatAdapter(), AdaptyAdapter(), QonversionAdapter(), StripeAdapter(), GooglePlayAdapter(),
     ]
 
-    package static func adapter(for vendor: Vendor) -> (any VendorAdapter)? {
+    static func adapter(for vendor: Vendor) -> (any VendorAdapter)? {
         adapters.first { $0.vendor == vendor }
     }
 
     /// The adapter whose shape `root` has, when exactly one does.
-    package static func detect(_ root: JSONValue) -> (any VendorAdapter)? {
+    static func detect(_ root: JSONValue) -> (any VendorAdapter)? {
         let matching = adapters.filter { $0.recognizes(root) }
         return matching.count == 1 ? matching[0] : nil
     }

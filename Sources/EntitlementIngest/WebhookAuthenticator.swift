@@ -9,7 +9,7 @@ package struct WebhookAuthenticator: Sendable {
     package var secrets: SecretsFile?
     /// Checks App Store JWS against Apple's root (and any roots the secrets file's `appstore`
     /// entry adds); nil only when that entry could not be used, and then App Store data is refused.
-    package var appStore: AppStoreSignedDataVerifier?
+    var appStore: AppStoreSignedDataVerifier?
 
     package init(secrets: SecretsFile?, appStore: AppStoreSignedDataVerifier?) {
         self.secrets = secrets
@@ -19,7 +19,7 @@ package struct WebhookAuthenticator: Sendable {
     /// Checks a header that must equal a configured value exactly (RevenueCat, Adapty and
     /// Qonversion `Authorization`): 401 when the request has none, 403 when no value is
     /// configured or it differs. Compared in constant time.
-    package func requireHeader(_ request: WebhookRequest, header: String, vendor: Vendor, secretKey: String) -> Authentication {
+    func requireHeader(_ request: WebhookRequest, header: String, vendor: Vendor, secretKey: String) -> Authentication {
         guard request.overHTTP else { return .accepted(Self.localInput) }
         guard let expected = secrets?.string(vendor, secretKey) else {
             let file = secrets?.path ?? "the secrets file"
@@ -35,18 +35,18 @@ package struct WebhookAuthenticator: Sendable {
     }
 
     /// What a local event (no HTTP, no headers) records as its verification.
-    package static let localInput = "local input (vouched for by the operator)"
+    static let localInput = "local input (vouched for by the operator)"
 
     /// Checks an App Store JWS (signed payload, transaction or renewal info): chain to a trusted
     /// root, Apple's OIDs, validity at `signedDate`, ES256, and the configured identity.
     /// Returns how it was verified, or throws `.unauthenticated`.
-    package func verifyAppStoreJWS(_ text: String) throws(EventRejection) -> String {
+    func verifyAppStoreJWS(_ text: String) throws(EventRejection) -> String {
         try verifiedAppStoreJWS(text).verification
     }
 
     /// `verifyAppStoreJWS`, with the verified payload's JSON bytes: a JWS is verified once and
     /// its payload carried on to the mapper, never decoded or checked again.
-    package func verifiedAppStoreJWS(_ text: String) throws(EventRejection) -> (verification: String, payload: [UInt8]) {
+    func verifiedAppStoreJWS(_ text: String) throws(EventRejection) -> (verification: String, payload: [UInt8]) {
         guard let appStore else { throw .unauthenticated("no App Store verifier: the secrets file's appstore entry is unusable") }
         do throws(SignedDataError) {
             let verified = try appStore.verifyDecoded(text)

@@ -17,9 +17,9 @@ package struct WebhookHandler: Sendable {
     package var actor: String
     /// How long applying, after the answer, waits for the store lock; a store busy longer
     /// leaves the request spooled for the next request or `ingest`.
-    package var applyWait = 1.0
+    var applyWait = 1.0
     /// Bodies larger than this are refused (413) without being read.
-    package static let maximumBody = 1 << 20
+    static let maximumBody = 1 << 20
 
     package init(store: EntitlementStore, authenticator: WebhookAuthenticator, actor: String) {
         self.store = store

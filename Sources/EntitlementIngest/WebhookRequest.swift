@@ -22,14 +22,14 @@ package struct WebhookRequest: Sendable, Equatable {
     }
 
     /// Headers that carry credentials: never spooled, logged or committed.
-    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", queryTokenHeader]
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", queryTokenHeader]
 
     /// The `token` parameter of the request URL (Google Play's Pub/Sub push token), kept with
     /// the headers under this name so that it is a credential like them: never spooled.
-    package static let queryTokenHeader = "query-token"
+    static let queryTokenHeader = "query-token"
 
     /// The headers without credentials: what a spool record keeps.
-    package var recordableHeaders: [String: String] {
+    var recordableHeaders: [String: String] {
         headers.filter { !Self.credentialHeaders.contains($0.key) }
     }
 

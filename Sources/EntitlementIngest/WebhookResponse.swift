@@ -22,7 +22,7 @@ package struct WebhookResponse: Sendable, Equatable {
         WebhookResponse(status: status, fields: [("error", .string(code)), ("message", .string(message))], log: log)
     }
 
-    package static let reasons: [Int: String] = [
+    static let reasons: [Int: String] = [
         200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
         411: "Length Required", 413: "Content Too Large", 500: "Internal Server Error",
     ]

@@ -27,7 +27,7 @@ extension ByteCursor {
 
     /// Well-formed UTF-8 (Unicode's table 3-7): no overlong forms, no surrogates, nothing past U+10FFFF.
     @inlinable
-    package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
         func continuation(_ at: Int) -> Bool { at < n && bytes[at] & 0xC0 == 0x80 }

@@ -30,9 +30,9 @@ package struct ByteCursor {
     @usableFromInline package var keyLog: [Range<Int>] = []
 
     /// Skipped objects nest at most this deep; deeper ones go to the tree path.
-    @usableFromInline package static let maximumSkipDepth = 64
+    @usableFromInline static let maximumSkipDepth = 64
     /// A skipped object with more keys than this goes to the tree path (its duplicate check is quadratic).
-    @usableFromInline package static let maximumSkippedKeys = 64
+    @usableFromInline static let maximumSkippedKeys = 64
 
     @inlinable
     package init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -104,7 +104,7 @@ package struct ByteCursor {
     /// Moves to the opening quote of the object's next key and returns true, or past the
     /// closing brace and returns false. `first` is true before the first key and is cleared here.
     @inlinable @inline(__always)
-    package mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
+    mutating func toNextKey(first: inout Bool) throws(Unsupported) -> Bool {
         skipWhitespace()
         if first {
             first = false
@@ -122,7 +122,7 @@ package struct ByteCursor {
 
     /// From just after a key's closing quote to its value: the colon and the whitespace around it.
     @inlinable @inline(__always)
-    package mutating func toValue() throws(Unsupported) {
+    mutating func toValue() throws(Unsupported) {
         // As written: a colon, one space and the value.
         if bytes.count - index > 2, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == 0x20, bytes[index + 2] > 0x20 {
             index += 2
@@ -137,7 +137,7 @@ package struct ByteCursor {
     /// quote) is `quoted`: a key's bytes followed by its closing quote. A key with no quote,
     /// backslash or control character in it, so the bytes are the whole string.
     @inlinable @inline(__always)
-    package mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
+    mutating func skipKey(_ quoted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count - index > quoted.count,
               ShortBytes.equal(bytes.baseAddress! + index + 1, quoted.baseAddress!, count: quoted.count) else { return false }
         index += 1 + quoted.count
@@ -146,7 +146,7 @@ package struct ByteCursor {
 
     /// Enters an array at the cursor (after whitespace).
     @inlinable
-    package mutating func beginArray() throws(Unsupported) {
+    mutating func beginArray() throws(Unsupported) {
         skipWhitespace()
         try expect(UInt8(ascii: "["))
     }

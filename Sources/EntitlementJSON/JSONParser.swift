@@ -2,7 +2,7 @@
 package struct JSONSyntaxError: Error, Equatable, Sendable {
     package var line: Int
     package var column: Int
-    package var message: String
+    var message: String
 
     /// "line 3, column 14: expected ',' or '}'"
     package var description: String { "line \(line), column \(column): \(message)" }
@@ -15,7 +15,7 @@ package struct JSONSyntaxError: Error, Equatable, Sendable {
 /// can accept the trailing commas that some vendors publish.
 package struct JSONParser {
     /// Nesting deeper than this is rejected rather than risking the stack.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     package static func parse(_ bytes: [UInt8], allowTrailingCommas: Bool = false) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> JSONValue in

@@ -35,8 +35,8 @@ package struct JSONStream {
 
     @inlinable package mutating func beginObject() { open(UInt8(ascii: "{")) }
     @inlinable package mutating func endObject() { close(UInt8(ascii: "}")) }
-    @inlinable package mutating func beginArray() { open(UInt8(ascii: "[")) }
-    @inlinable package mutating func endArray() { close(UInt8(ascii: "]")) }
+    @inlinable mutating func beginArray() { open(UInt8(ascii: "[")) }
+    @inlinable mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the next member of the open object.
     @inlinable @inline(__always)

@@ -10,10 +10,10 @@ import Glibc
 /// leaves to the parser (a `\u` or `\/` escape, a byte-order mark, nesting deeper than 64).
 package struct JSONValidator: ~Copyable {
     /// Deeper nesting answers false (the parser allows more, and reports what it finds).
-    package static let maximumDepth = 64
+    static let maximumDepth = 64
     /// An object's first keys are each compared with those before them; past this many,
     /// the object's keys are sorted by fingerprint when it closes, and neighbours compared.
-    package static let comparedKeys = 32
+    static let comparedKeys = 32
 
     /// A key: its fingerprint (length and first and last eight bytes), and where it is, to confirm a match.
     private struct Key {

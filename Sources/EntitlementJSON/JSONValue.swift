@@ -129,7 +129,7 @@ package struct JSONObject: Equatable, Sendable {
     }
 
     /// Appends a key the caller knows is new (the parser checks duplicates itself).
-    package mutating func appendNew(_ key: String, _ value: JSONValue) {
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
         entries.append((key, value))
     }
 

@@ -20,7 +20,7 @@ package struct ScannedFields {
     @usableFromInline var internRanges: [Range<Int>] = []
     @usableFromInline var internTexts: [String] = []
     @usableFromInline var internNext: [Int] = []
-    @usableFromInline package static let internWays = 8
+    @usableFromInline static let internWays = 8
 
     /// Each key's bytes followed by a quote (`quotedKeys[quotedRanges[slot]]`), compared
     /// at the cursor when the key is the one predicted.

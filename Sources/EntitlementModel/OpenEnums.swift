@@ -6,7 +6,7 @@ import EntitlementJSON
 /// Each conforming type states `description` (its raw value) itself, `@usableFromInline`:
 /// Transaction's inlinable getters return these types, and a witness from a protocol
 /// extension could not be marked so.
-package protocol OpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
+protocol OpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
     init(rawValue: String)
 }
 

@@ -49,7 +49,7 @@ package struct Profile: Equatable, Sendable {
     }
 
     /// Fields this version does not know, as read: compared as a value.
-    package var unknownFields: JSONObject {
+    var unknownFields: JSONObject {
         let known = Set([CodingKeys.schemaVersion, .profileID, .customerUserID, .createdAt, .customAttributes, .transactions, .renewalInfo].map(\.rawValue))
         return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
     }

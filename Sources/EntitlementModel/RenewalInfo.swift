@@ -93,7 +93,7 @@ package struct RenewalInfo: Equatable, Sendable {
     }
 
     /// Fields this version does not know (and `vendor`), as read: compared as a value.
-    package var unknownFields: JSONObject {
+    var unknownFields: JSONObject {
         let known = Set(Self.knownKeys)
         return JSONObject(raw.entries.filter { !known.contains($0.key) }.map { ($0.key, $0.value) })
     }

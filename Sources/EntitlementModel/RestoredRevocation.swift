@@ -20,7 +20,7 @@ package struct RestoredRevocation: Equatable, Sendable {
     }
 
     /// True when the transaction counted as revoked at `date` because of this revocation.
-    package func covers(_ date: Date) -> Bool { revokedAt <= date && date < restoredAt }
+    func covers(_ date: Date) -> Bool { revokedAt <= date && date < restoredAt }
 
     init(json reader: FieldReader) throws(FieldError) {
         typealias K = CodingKeys

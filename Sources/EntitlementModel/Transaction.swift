@@ -109,7 +109,7 @@ package struct Transaction: Equatable, Sendable {
     @inlinable package var isManualGrant: Bool { type.is(.manualGrant) }
 
     /// Fields this version does not know, and the `vendor` data, as read: compared as a value.
-    package var unknownFields: JSONObject {
+    var unknownFields: JSONObject {
         JSONObject(raw.entries.filter { !Self.modelKeys.contains($0.key) }.map { ($0.key, $0.value) })
     }
 

@@ -6,7 +6,7 @@
 /// `exp` (Apple refuses more than 60 minutes after `iat`), `aud` `appstoreconnect-v1` and
 /// `bid` (the bundle id). Made fresh for each request from the run's clock; never stored.
 package struct AppStoreAPIToken: Sendable {
-    package static let audience = "appstoreconnect-v1"
+    static let audience = "appstoreconnect-v1"
     /// How long a token is valid: well under Apple's 60-minute limit.
     package static let lifetime: Int64 = 20 * 60
 

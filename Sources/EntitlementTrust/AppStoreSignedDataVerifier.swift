@@ -13,7 +13,7 @@ package struct AppStoreSignedDataVerifier: Sendable {
     package let environment: String?
     package let allowXcode: Bool
     /// How far (seconds) the `signedDate` of data accepted unsigned may be after the run's time.
-    package static let futureSkew: Int64 = 300
+    static let futureSkew: Int64 = 300
     /// The effective date (Unix seconds) for a payload without `signedDate`: the injected now.
     package let fallbackDate: Int64?
     /// Built at the first chain to verify: parsing Apple's root sets up libcrypto's decoders,

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// ES256 (ECDSA over P-256 with SHA-256) as JWS writes it: the raw R‖S, 32 bytes each.
-package enum ES256 {
+enum ES256 {
     /// The order n of P-256's base point, big-endian: R and S must lie in [1, n-1].
     static let order: [UInt8] = [
         0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,

@@ -42,7 +42,7 @@ package final class ES256SigningKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(key) }
 
     /// The ES256 signature of `message`: SHA-256, ECDSA, then DER's (R, S) as R‖S.
-    package func sign(_ message: [UInt8]) -> [UInt8]? {
+    func sign(_ message: [UInt8]) -> [UInt8]? {
         guard let der = Digest.signSHA256(message, with: key) else { return nil }
         return Self.rawSignature(der)
     }

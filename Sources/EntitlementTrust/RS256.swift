@@ -3,8 +3,8 @@ import COpenSSL
 /// RS256 verification (RSASSA-PKCS1-v1_5 with SHA-256) under a public key in PEM
 /// (`BEGIN PUBLIC KEY`): what a Google token endpoint does with a service account's assertion,
 /// which the tests' fake endpoint does too.
-package enum RS256 {
-    package static func verify(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool {
+enum RS256 {
+    static func verify(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool {
         let key: OpaquePointer? = publicKeyPEM.withUnsafeBytes { bytes in
             guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
             defer { BIO_free(bio) }

@@ -9,12 +9,12 @@ package final class SignatureCounter: Sendable {
     private let signatures = Atomic<Int>(0)
     private let chains = Atomic<Int>(0)
 
-    package init() {}
+    init() {}
 
     /// ES256 verifications made.
-    package var signatureChecks: Int { signatures.load(ordering: .relaxed) }
+    var signatureChecks: Int { signatures.load(ordering: .relaxed) }
     /// Certificate chains verified by libcrypto (not answered from a cache).
-    package var chainChecks: Int { chains.load(ordering: .relaxed) }
+    var chainChecks: Int { chains.load(ordering: .relaxed) }
 
     func countSignature() { signatures.add(1, ordering: .relaxed) }
     func countChain() { chains.add(1, ordering: .relaxed) }

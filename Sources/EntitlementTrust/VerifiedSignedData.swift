@@ -1,11 +1,11 @@
 /// A JWS that passed every configured check: its decoded parts and what was checked.
 package struct VerifiedSignedData: Sendable, Equatable {
     /// The header's JSON bytes.
-    package let header: [UInt8]
+    let header: [UInt8]
     /// The payload's JSON bytes.
     package let payload: [UInt8]
     /// The payload's `signedDate` (milliseconds since 1970), when it has one.
-    package let signedDate: Int64?
+    let signedDate: Int64?
     /// The payload's environment (`Production`, `Sandbox`, `Xcode`, `LocalTesting`), when stated.
     package let environment: String?
     /// False only for `Xcode`/`LocalTesting` data accepted with `allowXcode`: Xcode signs

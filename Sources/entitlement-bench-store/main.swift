@@ -41,7 +41,7 @@ let usage = """
     The reference date is fixed at 2026-01-15T12:00:00Z: no wall clock is read.
     """
 
-package struct Options {
+struct Options {
     var profiles = 1000
     var out: String?
     var seed: UInt64 = 20_260_115

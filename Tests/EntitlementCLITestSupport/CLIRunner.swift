@@ -1,6 +1,6 @@
 import Foundation
-import EntitlementBasics
-import EntitlementCLI
+@testable import EntitlementBasics
+@testable import EntitlementCLI
 import EntitlementTestSupport
 
 /// Runs the CLI in-process with captured streams and a fixed clock.

@@ -5,7 +5,7 @@ import EntitlementModel
 
 /// The command-line program: parse, run, report errors, return the exit code.
 package struct CLI {
-    package static let version = "1.0.0"
+    static let version = "1.0.0"
 
     package var context: Context
 

@@ -1,5 +1,5 @@
 /// `--color WHEN`: whether output is coloured.
-package enum ColorChoice: String, CaseIterable, Sendable {
+enum ColorChoice: String, CaseIterable, Sendable {
     /// Colour on a terminal, unless `NO_COLOR` says otherwise (`CLICOLOR_FORCE` forces it).
     case auto
     case always

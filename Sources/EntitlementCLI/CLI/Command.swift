@@ -6,7 +6,7 @@ import EntitlementModel
 ///
 /// A closed enum: `CLI` switches over it, so the compiler proves every command is run,
 /// and tests pattern-match (`guard case .grant(let grant) = …`).
-package enum Command: Sendable {
+enum Command: Sendable {
     case check(CheckCommand)
     case status(StatusCommand)
     case history(HistoryCommand)
@@ -92,7 +92,7 @@ package enum Command: Sendable {
     ]
 
     /// Every declaration, `help` last: the source of help, completions and the man page.
-    package static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
+    static var specs: [CommandSpec] { table.map(\.spec) + [helpSpec] }
 
     static let helpSpec: CommandSpec = {
         var spec = CommandSpec(
@@ -104,7 +104,7 @@ package enum Command: Sendable {
 
     /// Parses `arguments` (without the program name); `now` resolves relative dates.
     /// Global options before the command are handled by `Invocation.parse`.
-    package static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
+    static func parse(_ arguments: [String], now: Date? = nil) throws(EntitlementError) -> Command {
         guard let first = arguments.first else { return .help(nil) }
         if GlobalOptions.movable(first) != nil || GlobalOptions.matches(first, GlobalOptions.version) {
             return try Invocation.parse(arguments, now: now).command

@@ -1,7 +1,7 @@
 import EntitlementBasics
 extension Context {
     /// A person can answer a question: standard input and standard error are terminals.
-    package var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }
+    var isInteractive: Bool { stdin.isTerminal && stderr.isTerminal }
 
     /// Asks `question` on stderr and reads the answer from stdin: true only for y or yes.
     func confirm(_ question: String) -> Bool {

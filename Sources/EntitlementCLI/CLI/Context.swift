@@ -15,7 +15,7 @@ package struct Context: Sendable {
     package var now: @Sendable () -> Date
     /// The clock as injected, never frozen: for the rare instant that must come after a
     /// wait on a person (`revoke` after its confirmation). Tests inject it with `now`.
-    package var clock: @Sendable () -> Date
+    var clock: @Sendable () -> Date
     /// A new unique id (lower-case UUID text) for profiles and grants; tests pass a
     /// sequence, so the output of grant, revoke and import can be golden files.
     package var newID: @Sendable () -> String
@@ -23,21 +23,21 @@ package struct Context: Sendable {
     /// (it reads the user database, a cost `check` should not pay).
     package var loginName: @Sendable () -> String?
     /// Where commands leave large values to be freed by the process exit (see `ExitArena`).
-    package var arena: ExitArena
+    var arena: ExitArena
     /// The width of the terminal standard output is on (ioctl TIOCGWINSZ), else the one
     /// standard error is on (for progress lines), if the size is known; looked up by the
     /// executable, so tests inject any width.
     package var terminalColumns: Int?
     /// The clock and sleep of waits between a vendor API's requests (back-off, `--rate`);
     /// tests pass one that records the waits instead of sleeping.
-    package var pacing: Pacing = .real
+    var pacing: Pacing = .real
     /// `--color auto|always|never`, as given (auto when not).
-    package var color: ColorChoice = .auto
+    var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.
-    package var quiet = false
+    var quiet = false
     /// `--json` (or `--output json|jsonl`): errors, notes and warnings on standard error are
     /// JSON objects, one per line (`Context.note`, `Context.warning`).
-    package var json = false
+    var json = false
 
     package init(environment: [String: String], stdout: OutputSink, stderr: OutputSink, stdin: InputSource,
                 now: @escaping @Sendable () -> Date, newID: @escaping @Sendable () -> String = Context.randomID,
@@ -71,7 +71,7 @@ package struct Context: Sendable {
 
     /// `--color always|never` decides; with `auto`, `NO_COLOR` (non-empty) turns colour off,
     /// `CLICOLOR_FORCE` (non-empty, not 0) turns it on, else colour only on a terminal that is not `TERM=dumb`.
-    package var useColor: Bool {
+    var useColor: Bool {
         switch color {
         case .always: return true
         case .never: return false
@@ -84,7 +84,7 @@ package struct Context: Sendable {
 
     /// The width tables must fit, in terminal cells: nil when standard output is not a
     /// terminal (a pipe is never truncated); else `$COLUMNS`, else the terminal's size, else 80.
-    package var outputWidth: Int? {
+    var outputWidth: Int? {
         guard stdout.isTerminal else { return nil }
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
         return terminalColumns ?? 80

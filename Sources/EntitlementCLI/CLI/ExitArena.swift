@@ -8,10 +8,10 @@ import Synchronization
 package final class ExitArena: Sendable {
     private let kept = Mutex<[any Sendable]>([])
 
-    package init() {}
+    init() {}
 
     /// Keeps `value` alive as long as the arena.
-    package func keep(_ value: some Sendable) {
+    func keep(_ value: some Sendable) {
         kept.withLock { $0.append(value) }
     }
 }

@@ -2,9 +2,9 @@ import EntitlementBasics
 import EntitlementModel
 
 /// Help text generated from command declarations, so help cannot drift from parsing.
-package enum HelpText {
+enum HelpText {
     /// `entitlement help COMMAND` and `entitlement COMMAND --help`.
-    package static func forCommand(_ spec: CommandSpec) -> String {
+    static func forCommand(_ spec: CommandSpec) -> String {
         var out = "OVERVIEW: \(spec.abstract)\n"
         if let discussion = spec.discussion { out += "\n" + discussion + "\n" }
         out += "\nUSAGE: \(spec.usageLine)\n"
@@ -21,7 +21,7 @@ package enum HelpText {
     }
 
     /// `entitlement help` and `entitlement --help`.
-    package static func main(_ specs: [CommandSpec]) -> String {
+    static func main(_ specs: [CommandSpec]) -> String {
         var out = "OVERVIEW: Inspect and manage in-app-purchase entitlements in a local JSON store.\n"
         out += "\nUSAGE: entitlement [global options] <command> [options]\n"
         out += "\nGLOBAL OPTIONS (before the command, as in 'entitlement --store DIR check alice', or after it):\n"

@@ -8,7 +8,7 @@ import EntitlementBasics
 package final class InputSource: Sendable {
     private let fd: Int32?
     private let pending: Mutex<[UInt8]>
-    package let isTerminal: Bool
+    let isTerminal: Bool
 
     package init(fileDescriptor: Int32) {
         fd = fileDescriptor
@@ -25,7 +25,7 @@ package final class InputSource: Sendable {
 
     /// One line without its line end (an answer typed at a prompt), or nil at end of input.
     /// From a descriptor it reads byte by byte, so nothing after the line is consumed.
-    package func readLine() -> String? {
+    func readLine() -> String? {
         guard let fd else {
             return pending.withLock { pending in
                 guard !pending.isEmpty else { return nil }
@@ -50,7 +50,7 @@ package final class InputSource: Sendable {
     }
 
     /// The next chunk of bytes, or nil at end of input.
-    package func readChunk() -> [UInt8]? {
+    func readChunk() -> [UInt8]? {
         guard let fd else {
             return pending.withLock { pending in
                 guard !pending.isEmpty else { return nil }
@@ -69,7 +69,7 @@ package final class InputSource: Sendable {
 
     /// At most `limit` bytes: stops at `limit` or the end of input, whichever comes first
     /// (a CGI body of CONTENT_LENGTH bytes; nothing after it is read).
-    package func read(upTo limit: Int) -> [UInt8] {
+    func read(upTo limit: Int) -> [UInt8] {
         guard let fd else {
             return pending.withLock { pending in
                 let taken = Array(pending.prefix(limit))
@@ -91,7 +91,7 @@ package final class InputSource: Sendable {
     }
 
     /// All remaining bytes.
-    package func readAll() -> [UInt8] {
+    func readAll() -> [UInt8] {
         var all: [UInt8] = []
         while let chunk = readChunk() { all.append(contentsOf: chunk) }
         return all

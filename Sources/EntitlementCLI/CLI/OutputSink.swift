@@ -22,7 +22,7 @@ package final class OutputSink: Sendable {
     /// Drops everything written (`--quiet`).
     private let discards: Bool
     /// Whether this sink is a terminal (decides colour and progress).
-    package let isTerminal: Bool
+    let isTerminal: Bool
 
     /// A sink over a file descriptor (1 or 2).
     package init(fileDescriptor: Int32) {
@@ -48,15 +48,15 @@ package final class OutputSink: Sendable {
 
     /// The first write error (for example a full disk), so the run can fail with exit 4.
     /// A closed pipe is not one: see `isClosed`.
-    package var writeError: String? { state.withLock { $0.writeError } }
+    var writeError: String? { state.withLock { $0.writeError } }
 
     /// True once a write found no reader (EPIPE: `entitlement find | head`). Output is then
     /// dropped, long commands stop early, and the run ends quietly with exit 141, as a
     /// program killed by SIGPIPE would (the executable ignores the signal, so that a write
     /// to the store is never cut short by it).
-    package var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
-    package func write(_ text: String) {
+    func write(_ text: String) {
         if discards { return }
         state.withLock { state in
             state.buffer.append(contentsOf: text.utf8)
@@ -66,7 +66,7 @@ package final class OutputSink: Sendable {
 
     /// Like `write(_ sink:)`: a large run (a batch's answers for one chunk of input) is
     /// written straight from `bytes`, after what is buffered, with no copy.
-    package func write(bytes: [UInt8]) {
+    func write(bytes: [UInt8]) {
         if discards { return }
         state.withLock { state in
             if let fd, bytes.count >= 64 * 1024 {
@@ -100,7 +100,7 @@ package final class OutputSink: Sendable {
     /// Ends this output for good while the process goes on: what is buffered is written, then
     /// the descriptor is pointed at /dev/null, which closes the reader's end of the pipe (a CGI's
     /// web server ends the response there). Later output is dropped. Nothing for other sinks.
-    package func finish() {
+    func finish() {
         state.withLock { state in
             flush(&state)
             guard let fd else { return }
@@ -112,7 +112,7 @@ package final class OutputSink: Sendable {
     }
 
     /// Writes out what is buffered (a no-op for captured sinks).
-    package func flush() {
+    func flush() {
         state.withLock { flush(&$0) }
     }
 
@@ -144,5 +144,5 @@ package final class OutputSink: Sendable {
     }
 
     /// Everything written so far (captured sinks only).
-    package var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
+    var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
 }

@@ -3,20 +3,20 @@ import EntitlementBasics
 import EntitlementModel
 
 /// A command line split into positionals, option values and flags; no meaning yet.
-package struct ParsedArguments: Equatable, Sendable {
-    package var positionals: [String] = []
-    package var values: [String: [String]] = [:]
-    package var flags: Set<String> = []
+struct ParsedArguments: Equatable, Sendable {
+    var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
     /// The command these arguments are for: usage errors from typed reads name it.
-    package var command: String = ""
+    var command: String = ""
     /// The instant relative dates (`now`, `-3d`) are resolved against: the start of the run.
-    package var now: Date?
+    var now: Date?
 
     /// Splits `arguments` by `spec`. Throws a usage error for an unknown option
     /// (with "Did you mean …?"), a missing value, or a wrong number of arguments.
     /// A single-value option given twice takes the last value, and a repeated flag counts
     /// once, so an alias can set a default that the command line overrides.
-    package static func parse(_ arguments: [String], spec: CommandSpec, now: Date? = nil) throws(EntitlementError) -> ParsedArguments {
+    static func parse(_ arguments: [String], spec: CommandSpec, now: Date? = nil) throws(EntitlementError) -> ParsedArguments {
         var parsed = ParsedArguments(command: spec.name, now: now)
         var index = 0
         var onlyPositionals = false

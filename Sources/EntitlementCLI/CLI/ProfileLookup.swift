@@ -3,12 +3,12 @@ import EntitlementModel
 import EntitlementStore
 
 /// How a command names its profile: by customer user id or by `profile_id`.
-package enum ProfileLookup: Equatable, Sendable {
+enum ProfileLookup: Equatable, Sendable {
     case user(String)
     case profileID(String)
 
     /// For messages: the id as given.
-    package var displayName: String {
+    var displayName: String {
         switch self {
         case .user(let id): return id
         case .profileID(let id): return "profile_id \(id)"

@@ -5,8 +5,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement check USER [ENTITLEMENT]`: is this user entitled? Exit 0 yes, 1 no.
-package struct CheckCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct CheckCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "check",
         abstract: "Exit 0 if a user has an entitlement now (or at --at), 1 if not.",
         discussion: """
@@ -31,30 +31,30 @@ package struct CheckCommand: RunnableCommand, Equatable {
         ])
 
     /// The entitlement checked when none is named; help shows it from here.
-    package static let defaultEntitlement = "premium"
+    static let defaultEntitlement = "premium"
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
     static let strictFlag = Flag("strict", help: "Exit 3 for an unknown user or an entitlement that is not configured.")
     static let explainFlag = Flag("explain", help: "Also show which transactions were considered and why.")
     static let stdinFlag = Flag("stdin", help: "Read user ids from standard input, one per line; print JSON Lines.")
 
-    package enum Subject: Equatable, Sendable {
+    enum Subject: Equatable, Sendable {
         case single(ProfileLookup)
         case standardInput
     }
 
-    package var subject: Subject
-    package var entitlement: String
-    package var store: String?
-    package var at: Date?
-    package var environment: EnvironmentFilter
-    package var quiet: Bool
-    package var json: Bool
+    var subject: Subject
+    var entitlement: String
+    var store: String?
+    var at: Date?
+    var environment: EnvironmentFilter
+    var quiet: Bool
+    var json: Bool
     /// `--output`; with --stdin the default is jsonl.
-    package var output: OutputChoice
-    package var strict: Bool
-    package var explain: Bool
+    var output: OutputChoice
+    var strict: Bool
+    var explain: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         var positionals = parsed.positionals
         let byProfileID = parsed.isGiven(CommonOptions.profileID)
@@ -90,7 +90,7 @@ package struct CheckCommand: RunnableCommand, Equatable {
         if quiet && (json || explain) { throw .usage("--quiet cannot be combined with --json or --explain.", command: name) }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let date = at ?? context.now()
         switch subject {

@@ -5,8 +5,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement clone URL`: a working copy of a team store, ready to use.
-package struct CloneCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct CloneCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "clone",
         abstract: "Team store: clone a team store from a git URL or path, with its merge set-up.",
         discussion: "DIR must not exist or be empty. The clone's git configuration names this program as the merge driver, so 'entitlement sync' and plain 'git pull' merge the same way.",
@@ -14,18 +14,18 @@ package struct CloneCommand: RunnableCommand, Equatable {
         options: [CommonOptions.store, CommonOptions.json],
         examples: ["entitlement clone git@example.com:support/entitlements.git --store ~/entitlements"])
 
-    package var url: String
-    package var store: String?
-    package var json: Bool
+    var url: String
+    var store: String?
+    var json: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         url = parsed.positionals[0]
         guard !url.isEmpty else { throw .usage("URL must not be empty.", command: Self.spec.name) }
         store = try parsed.value(CommonOptions.store)
         json = parsed.flag(CommonOptions.json)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         if GitFiles.exists(store.root), !(try GitFiles.list(store.root)).isEmpty {
             throw .storeExists(path: store.root)

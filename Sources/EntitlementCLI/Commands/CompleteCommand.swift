@@ -10,10 +10,10 @@ import EntitlementStore
 /// of a million profiles. Output is data for the shell: ids with a control character
 /// (which cannot be offered as one word) or a bidirectional-text control (which would
 /// reorder the line the user is typing) are left out, as `UserID` refuses them for new ids.
-package struct CompleteCommand: RunnableCommand, Equatable {
-    package enum Kind: String, CaseIterable, Sendable { case users, entitlements }
+struct CompleteCommand: RunnableCommand, Equatable {
+    enum Kind: String, CaseIterable, Sendable { case users, entitlements }
 
-    package static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "__complete",
         abstract: "Completion candidates (used by the completion scripts).",
         arguments: [
@@ -26,11 +26,11 @@ package struct CompleteCommand: RunnableCommand, Equatable {
     /// More candidates than a person reads; the shell shows them all at once.
     static let limit = 200
 
-    package var kind: Kind
-    package var prefix: String
-    package var store: String?
+    var kind: Kind
+    var prefix: String
+    var store: String?
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         guard let kind = Kind(rawValue: parsed.positionals[0]) else {
             throw .usage("unknown kind '\(Terminal.escape(parsed.positionals[0]))'; expected users or entitlements.", command: Self.spec.name)
         }
@@ -39,7 +39,7 @@ package struct CompleteCommand: RunnableCommand, Equatable {
         store = try parsed.value(CommonOptions.store)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let candidates: [String]
         switch kind {

@@ -2,10 +2,10 @@ import EntitlementBasics
 import EntitlementModel
 
 /// `entitlement completions SHELL`: print a completion script generated from the declarations.
-package struct CompletionsCommand: RunnableCommand, Equatable {
-    package enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
+struct CompletionsCommand: RunnableCommand, Equatable {
+    enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
-    package static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a shell completion script (bash, zsh or fish).",
         discussion: """
@@ -22,9 +22,9 @@ package struct CompletionsCommand: RunnableCommand, Equatable {
             "entitlement completions fish > ~/.config/fish/completions/entitlement.fish",
         ])
 
-    package var shell: Shell
+    var shell: Shell
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let text = parsed.positionals[0]
         guard let shell = Shell(rawValue: text) else {
             let suggestion = Suggestion.closest(to: text, in: Shell.allCases.map(\.rawValue)).map { " Did you mean '\($0)'?" } ?? ""
@@ -33,7 +33,7 @@ package struct CompletionsCommand: RunnableCommand, Equatable {
         self.shell = shell
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         switch shell {
         case .bash: context.stdout.write(BashCompletion.script())
         case .zsh: context.stdout.write(ZshCompletion.script())

@@ -5,8 +5,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement find`: every customer whose access matches the filters, streamed.
-package struct FindCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct FindCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "find",
         abstract: "List customers whose access matches filters (state, entitlement, store, product, expiry, attribute).",
         discussion: """
@@ -68,12 +68,12 @@ package struct FindCommand: RunnableCommand, Equatable {
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing and show no progress; only the exit code answers.")
 
     var query: FindQuery
-    package var store: String?
-    package var at: Date?
-    package var output: OutputChoice
-    package var quiet: Bool
+    var store: String?
+    var at: Date?
+    var output: OutputChoice
+    var quiet: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         query = FindQuery(entitlement: try parsed.value(Self.entitlementOption), storeName: try parsed.value(Self.storeNameOption),
                           product: try parsed.value(Self.productOption))
@@ -96,7 +96,7 @@ package struct FindCommand: RunnableCommand, Equatable {
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: name) }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         if let id = query.entitlement, configuration.entitlement(id) == nil {

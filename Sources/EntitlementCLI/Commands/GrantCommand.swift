@@ -5,8 +5,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement grant USER ENTITLEMENT`: give manual (promotional) access, audited.
-package struct GrantCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct GrantCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "grant",
         abstract: "Grant manual (promotional) access to an entitlement, with an audit trail.",
         discussion: """
@@ -56,17 +56,17 @@ package struct GrantCommand: RunnableCommand, Equatable {
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing on standard output and no notes (with --stdin: no progress bar, no summary); the exit code answers.")
 
     /// The customer; nil with --stdin.
-    package var userID: String?
-    package var entitlement: String
-    package var allOrNothing: Bool
-    package var quiet: Bool
-    package var term: GrantRequest.Term
-    package var startsAt: Date?
-    package var reason: String?
-    package var idempotencyKey: String?
+    var userID: String?
+    var entitlement: String
+    var allOrNothing: Bool
+    var quiet: Bool
+    var term: GrantRequest.Term
+    var startsAt: Date?
+    var reason: String?
+    var idempotencyKey: String?
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         if parsed.flag(Self.stdinFlag) {
             guard parsed.positionals.count == 1 else {
@@ -109,7 +109,7 @@ package struct GrantCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let configuration = try store.loadConfiguration()
         try GrantMutation.requireConfigured(entitlement, in: configuration, store: store)

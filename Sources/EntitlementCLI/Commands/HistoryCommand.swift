@@ -7,8 +7,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement history USER`: every transaction, grant and revocation, oldest first.
-package struct HistoryCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct HistoryCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "history",
         abstract: "Show every purchase, grant and revocation of a user, oldest first.",
         discussion: "Answers \"who gave this user premium, and why?\": grants and revocations show actor, reason and the real time they were made.",
@@ -27,18 +27,18 @@ package struct HistoryCommand: RunnableCommand, Equatable {
     static let explainFlag = Flag("explain", help: "Also name the vendor event behind each change (vendor, type, id, received time).")
     static let limitOption = Option<Int>.count("limit", value: "N", help: "Only the N most recent events (still shown oldest first).")
 
-    package var lookup: ProfileLookup
-    package var store: String?
-    package var entitlement: String?
-    package var since: Date?
-    package var until: Date?
-    package var limit: Int?
-    package var json: Bool
-    package var output: OutputChoice
-    package var verifySignatures: Bool
-    package var explain: Bool
+    var lookup: ProfileLookup
+    var store: String?
+    var entitlement: String?
+    var since: Date?
+    var until: Date?
+    var limit: Int?
+    var json: Bool
+    var output: OutputChoice
+    var verifySignatures: Bool
+    var explain: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
         store = try parsed.value(CommonOptions.store)
         entitlement = try parsed.value(Self.entitlementOption)
@@ -54,7 +54,7 @@ package struct HistoryCommand: RunnableCommand, Equatable {
         explain = parsed.flag(Self.explainFlag)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError(in: store) }

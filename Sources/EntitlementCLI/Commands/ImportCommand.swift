@@ -4,8 +4,8 @@ import EntitlementModel
 import EntitlementStore
 
 /// `entitlement import FILE...`: vendor purchase data into profiles, reconciled with the vendor's verdicts.
-package struct ImportCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct ImportCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "import",
         abstract: "Import purchases from App Store, RevenueCat, Adapty or Qonversion documents.",
         discussion: """
@@ -51,17 +51,17 @@ package struct ImportCommand: RunnableCommand, Equatable {
     static let noVerifyFlag = Flag("no-verify", help: "Decode App Store JWS without verifying them (only for data verified elsewhere).")
     static let updateConfigFlag = Flag("update-config", help: "Add the products the documents map to entitlements to config.json (shared: off by default).")
 
-    package var files: [String]
-    package var format: Vendor?
-    package var user: String?
-    package var at: Date?
+    var files: [String]
+    var format: Vendor?
+    var user: String?
+    var at: Date?
     /// `--trust-root`, `--allow-xcode` and `--no-verify`.
     var trust: TrustSettings
     /// Write the configuration changes the documents state (docs/import.md, section 7.5).
     var updateConfig: Bool
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         files = parsed.positionals
         guard !files.contains("") else { throw .usage("FILE must not be empty.", command: name) }
@@ -78,7 +78,7 @@ package struct ImportCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
         var session = ImportSession(command: self, context: context, store: store)

@@ -5,8 +5,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement ingest`: applies spooled webhook events, saved bodies or JSON Lines.
-package struct IngestCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct IngestCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "ingest",
         abstract: "Apply vendor events: the webhook spool, a folder of saved bodies, or JSON Lines.",
         discussion: """
@@ -49,23 +49,23 @@ package struct IngestCommand: RunnableCommand, Equatable {
     static let jsonFlag = Flag("json", help: "Print the summary as JSON (see docs/ingest.md).")
     static let refreshFlag = Flag("refresh", help: "Then re-read each RevenueCat customer an event changed from RevenueCat's API.")
 
-    package var from: String?
-    package var stdin: Bool
+    var from: String?
+    var stdin: Bool
     var vendor: Vendor?
-    package var status: Bool
-    package var json: Bool
-    package var secrets: String?
-    package var store: String?
-    package var actor: String?
-    package var lockTimeout: Double?
-    package var refresh: Bool
-    package var apiBase: String?
+    var status: Bool
+    var json: Bool
+    var secrets: String?
+    var store: String?
+    var actor: String?
+    var lockTimeout: Double?
+    var refresh: Bool
+    var apiBase: String?
     var recover: Vendor?
-    package var since: Date?
-    package var until: Date?
-    package var timeout: Double
+    var since: Date?
+    var until: Date?
+    var timeout: Double
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         from = try parsed.value(Self.fromOption)
         stdin = parsed.flag(Self.stdinFlag)
         vendor = try parsed.value(Self.vendorOption)
@@ -89,7 +89,7 @@ package struct IngestCommand: RunnableCommand, Equatable {
         if status, from != nil || stdin { throw .usage("--status shows the spool; it takes no --from or --stdin.", command: Self.spec.name) }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let timeout = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
         // A team store commits once per batch (docs/ingest.md, "ingest").
         let store = context.store(flag: self.store, lockTimeout: timeout).withTeamRecorder(environment: context.environment)

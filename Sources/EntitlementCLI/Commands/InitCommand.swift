@@ -5,8 +5,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement init`: create an empty store with a product configuration.
-package struct InitCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct InitCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "init",
         abstract: "Create an empty store with a product configuration.",
         discussion: """
@@ -37,13 +37,13 @@ package struct InitCommand: RunnableCommand, Equatable {
         return id
     }.describingDefault(CheckCommand.defaultEntitlement)
 
-    package var store: String?
-    package var entitlements: [String]
-    package var git: Bool
-    package var actor: String?
-    package var json: Bool
+    var store: String?
+    var entitlements: [String]
+    var git: Bool
+    var actor: String?
+    var json: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         var ids: [String] = []
         for id in try parsed.values(Self.entitlementOption) where !ids.contains(id) { ids.append(id) }
@@ -54,7 +54,7 @@ package struct InitCommand: RunnableCommand, Equatable {
         json = parsed.flag(CommonOptions.json)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         if git, store.fileSystem.exists(store.configPath), !GitRepository.isRepository(store.root) {
             return try convertToTeamStore(store, context: context)

@@ -6,8 +6,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement log`: every audited event across all customers, oldest first.
-package struct LogCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct LogCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "log",
         abstract: "List every grant, revocation, restore and import across all customers, oldest first.",
         discussion: """
@@ -47,10 +47,10 @@ package struct LogCommand: RunnableCommand, Equatable {
     }
 
     var query: LogQuery
-    package var store: String?
-    package var output: OutputChoice
+    var store: String?
+    var output: OutputChoice
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         query = LogQuery(since: try parsed.value(Self.sinceOption), until: try parsed.value(Self.untilOption),
                          actor: try parsed.value(Self.actorOption), entitlement: try parsed.value(Self.entitlementOption),
                          limit: try parsed.value(Self.limitOption))
@@ -64,7 +64,7 @@ package struct LogCommand: RunnableCommand, Equatable {
         output = try OutputChoice.parse(parsed)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         try store.requireExists()
         let configuration = try store.loadConfiguration()

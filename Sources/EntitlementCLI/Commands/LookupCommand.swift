@@ -8,12 +8,12 @@ import EntitlementStore
 /// `entitlement lookup ORDER_ID`: which App Store transactions an order ID from Apple's e-mail
 /// receipt holds, and which customer holds them here; `--import` applies them (docs/commands.md,
 /// "lookup").
-package struct LookupCommand: RunnableCommand, Equatable {
+struct LookupCommand: RunnableCommand, Equatable {
     /// The vendors with an order look-up: the App Store only.
     /// The vendors whose order IDs `lookup` reads: Apple's Look Up Order ID is the one API.
     static let lookupVendors: [Vendor] = [.appstore]
 
-    package static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "lookup",
         abstract: "Look up an App Store order ID from a customer's receipt; optionally import it.",
         discussion: """
@@ -41,16 +41,16 @@ package struct LookupCommand: RunnableCommand, Equatable {
     static let importFlag = Flag("import", help: "Apply the order's transactions to the customer holding them (or --user).")
     static let userOption = Option<String>.string("user", value: "USER", kind: .userID, help: "With --import: the customer when no one holds them yet.")
 
-    package var orderID: String
-    package var importing: Bool
-    package var user: String?
-    package var apiBase: String?
-    package var timeout: Double
-    package var secrets: String?
-    package var json: Bool
+    var orderID: String
+    var importing: Bool
+    var user: String?
+    var apiBase: String?
+    var timeout: Double
+    var secrets: String?
+    var json: Bool
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         guard parsed.positionals.count == 1 else {
             throw .usage(parsed.positionals.isEmpty ? "missing argument ORDER_ID." : "lookup takes one ORDER_ID.", command: name)
@@ -72,7 +72,7 @@ package struct LookupCommand: RunnableCommand, Equatable {
         options.lockTimeout = try parsed.given(CommonOptions.lockTimeout)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
         let session = try AppStoreAPIRun.session(store: store, secretsFlag: secrets, apiBase: apiBase, timeout: timeout, context: context)

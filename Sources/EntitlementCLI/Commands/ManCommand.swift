@@ -1,17 +1,17 @@
 import EntitlementModel
 
 /// `entitlement man`: print the manual page entitlement(1) in roff.
-package struct ManCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct ManCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "man",
         abstract: "Print the manual page entitlement(1) (roff).",
         discussion: "Generated from the same declarations as --help. `make install` installs it; read it here with `entitlement man | man -l -`.",
         options: [],
         examples: ["entitlement man | man -l -", "entitlement man > entitlement.1"])
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {}
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {}
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         context.stdout.write(ManPage.render(version: CLI.version))
         return .success
     }

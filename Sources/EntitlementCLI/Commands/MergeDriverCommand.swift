@@ -10,8 +10,8 @@ import EntitlementTeam
 /// assigns to `merge=entitlement` (docs/team-store.md). It merges profiles and
 /// `config.json` semantically and writes the result over OURS; when it cannot, it
 /// writes nothing, says why on stderr and exits non-zero, so git marks the file conflicted.
-package struct MergeDriverCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct MergeDriverCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "merge-driver",
         abstract: "Merge two versions of a store file (git's merge driver; plumbing).",
         discussion: """
@@ -28,19 +28,19 @@ package struct MergeDriverCommand: RunnableCommand, Equatable {
         ],
         options: [])
 
-    package var base: String
-    package var ours: String
-    package var theirs: String
-    package var path: String?
+    var base: String
+    var ours: String
+    var theirs: String
+    var path: String?
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         base = parsed.positionals[0]
         ours = parsed.positionals[1]
         theirs = parsed.positionals[2]
         path = parsed.positionals.count > 3 ? parsed.positionals[3] : nil
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let name = path ?? ours
         guard let ourBytes = try GitFiles.read(ours) else { throw .io(path: ours, message: "no such file") }
         guard let theirBytes = try GitFiles.read(theirs) else { throw .io(path: theirs, message: "no such file") }

@@ -4,8 +4,8 @@ import EntitlementModel
 import EntitlementStore
 
 /// `entitlement migrate --layout L`: move every profile (and index entry) to another layout.
-package struct MigrateCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct MigrateCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "migrate",
         abstract: "Move every profile file to another layout (flat or fanout).",
         discussion: """
@@ -21,16 +21,16 @@ package struct MigrateCommand: RunnableCommand, Equatable {
 
     static let layoutOption = Option<ProfileLayout>.choice("layout", value: "L", help: "flat or fanout.")
 
-    package var layout: ProfileLayout
+    var layout: ProfileLayout
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         guard let layout = try parsed.value(Self.layoutOption) else { throw .usage("missing --layout (flat or fanout).", command: Self.spec.name) }
         self.layout = layout
         options = try MutationOptions(parsed)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let change = ChangeDescription(summary: "migrate profiles to the \(layout.rawValue) layout", actor: try options.resolvedActor(context, store: store))
         let moved = try LayoutMigration.migrate(store, to: layout, change: change)

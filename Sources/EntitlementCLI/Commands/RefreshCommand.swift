@@ -5,11 +5,11 @@ import EntitlementModel
 import EntitlementStore
 
 /// `entitlement refresh USER --vendor V` (or `--stdin`): re-reads customers from the vendor's API.
-package struct RefreshCommand: RunnableCommand, Equatable {
+struct RefreshCommand: RunnableCommand, Equatable {
     /// The vendors whose API `refresh` reads.
     static let apiVendors: [Vendor] = [.revenuecat, .stripe, .adapty, .googleplay, .appstore]
 
-    package static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "refresh",
         abstract: "Re-read customers from the vendor's API and import the answers.",
         discussion: """
@@ -70,20 +70,20 @@ package struct RefreshCommand: RunnableCommand, Equatable {
     static let purchaseTokenOption = Option<String>.string("purchase-token", value: "TOKEN", kind: .text, repeatable: true,
                                                             help: "Google Play: a purchase token to ask about besides the profile's.")
 
-    package var user: String?
+    var user: String?
     var vendor: Vendor
-    package var transactions: [String]
+    var transactions: [String]
     var stdin: Bool
     var rate: Double?
-    package var apiBase: String?
-    package var timeout: Double
+    var apiBase: String?
+    var timeout: Double
     var stripeCustomer: String?
     var purchaseTokens: [String]
-    package var secrets: String?
-    package var json: Bool
+    var secrets: String?
+    var json: Bool
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         stdin = parsed.flag(Self.stdinFlag)
         if stdin {
@@ -128,7 +128,7 @@ package struct RefreshCommand: RunnableCommand, Equatable {
         return { Int(clock().timeIntervalSince1970) }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
         if vendor == .appstore { return try runAppStore(store: store, context: context) }

@@ -6,8 +6,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement restore USER ENTITLEMENT`: undo a revocation made by `revoke`; nothing is deleted.
-package struct RestoreCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct RestoreCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "restore",
         abstract: "Undo a revocation made by 'entitlement revoke' (history keeps both).",
         discussion: """
@@ -27,13 +27,13 @@ package struct RestoreCommand: RunnableCommand, Equatable {
 
     static let transactionOption = Option<String>.string("transaction", value: "ID", kind: .transactionID, help: "Restore only this transaction.")
 
-    package var userID: String
-    package var entitlement: String
-    package var transactionID: String?
-    package var reason: String
+    var userID: String
+    var entitlement: String
+    var transactionID: String?
+    var reason: String
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         userID = try UserID.argument(parsed.positionals[0], command: name)
         entitlement = parsed.positionals[1]
@@ -46,7 +46,7 @@ package struct RestoreCommand: RunnableCommand, Equatable {
         options = try MutationOptions(parsed)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         let now = context.now()

@@ -4,8 +4,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement revoke USER ENTITLEMENT`: take back manual access; history keeps it all.
-package struct RevokeCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct RevokeCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "revoke",
         abstract: "Revoke manual grants of an entitlement (and, with --include-store, store purchases).",
         discussion: """
@@ -32,21 +32,21 @@ package struct RevokeCommand: RunnableCommand, Equatable {
     static let includeStoreFlag = Flag("include-store", help: "Also revoke store purchases (for refunds handled outside the store).")
     static let yesFlag = Flag("yes", short: "y", help: "Revoke without asking for confirmation (required without a terminal).")
 
-    package var userID: String
-    package var request: RevokeRequestOptions
+    var userID: String
+    var request: RevokeRequestOptions
     /// `--yes`: no confirmation.
-    package var yes: Bool
+    var yes: Bool
     var options: MutationOptions
 
     /// The parsed parts of a revoke request; the actor is resolved at run time.
-    package struct RevokeRequestOptions: Equatable, Sendable {
-        package var entitlement: String
-        package var transactionID: String?
-        package var includeStore: Bool
-        package var reason: String?
+    struct RevokeRequestOptions: Equatable, Sendable {
+        var entitlement: String
+        var transactionID: String?
+        var includeStore: Bool
+        var reason: String?
     }
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         userID = try UserID.argument(parsed.positionals[0], command: name)
         let entitlement = parsed.positionals[1]
@@ -57,7 +57,7 @@ package struct RevokeCommand: RunnableCommand, Equatable {
         yes = parsed.flag(Self.yesFlag)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let engine = StatusEngine(configuration: try store.loadConfiguration())
         var now = context.now()

@@ -1,7 +1,7 @@
 import EntitlementModel
 
 /// A command's parsed options: built from arguments without I/O, then run.
-package protocol RunnableCommand: Sendable {
+protocol RunnableCommand: Sendable {
     /// Name, abstract, arguments and options: the one source of parsing and help.
     static var spec: CommandSpec { get }
     /// Validates and types the arguments. Pure: no files, no clock, no environment.

@@ -5,8 +5,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement status USER`: the profile and every entitlement's state.
-package struct StatusCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct StatusCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "status",
         abstract: "Show a profile and the state of every entitlement.",
         arguments: [ArgumentSpec("USER", kind: .userID, optional: true, help: "The customer user id (or use --profile-id).")],
@@ -18,15 +18,15 @@ package struct StatusCommand: RunnableCommand, Equatable {
 
     static let explainFlag = Flag("explain", help: "Show which transactions were considered for each entitlement, and the rule that decided.")
 
-    package var lookup: ProfileLookup
-    package var store: String?
-    package var at: Date?
-    package var environment: EnvironmentFilter
-    package var json: Bool
-    package var explain: Bool
-    package var output: OutputChoice
+    var lookup: ProfileLookup
+    var store: String?
+    var at: Date?
+    var environment: EnvironmentFilter
+    var json: Bool
+    var explain: Bool
+    var output: OutputChoice
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         lookup = try ProfileLookup.parseOnly(parsed)
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
@@ -39,7 +39,7 @@ package struct StatusCommand: RunnableCommand, Equatable {
         }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         guard let profile = try lookup.load(from: store) else { throw lookup.notFoundError(in: store) }

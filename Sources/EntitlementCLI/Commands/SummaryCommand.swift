@@ -6,8 +6,8 @@ import EntitlementRules
 import EntitlementStore
 
 /// `entitlement summary`: the whole store at a glance, per entitlement.
-package struct SummaryCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct SummaryCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "summary",
         abstract: "Count customers per entitlement and state, expiring soon, in billing trouble, by store.",
         discussion: """
@@ -31,13 +31,13 @@ package struct SummaryCommand: RunnableCommand, Equatable {
     }.withDefault(.table, shown: OutputFormat.table.rawValue)
     static let quietFlag = Flag("quiet", short: "q", help: "Show no progress bar.")
 
-    package var store: String?
-    package var at: Date?
-    package var environment: EnvironmentFilter
-    package var json: Bool
-    package var quiet: Bool
+    var store: String?
+    var at: Date?
+    var environment: EnvironmentFilter
+    var json: Bool
+    var quiet: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         at = try parsed.value(CommonOptions.at)
         environment = try parsed.value(CommonOptions.environment)
@@ -49,7 +49,7 @@ package struct SummaryCommand: RunnableCommand, Equatable {
         quiet = parsed.flag(Self.quietFlag)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let configuration = try store.loadConfiguration()
         let engine = StatusEngine(configuration: configuration, environment: environment)

@@ -5,8 +5,8 @@ import EntitlementStore
 import EntitlementTeam
 
 /// `entitlement sync`: exchange changes with the team store's remote (`origin`).
-package struct SyncCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct SyncCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "sync",
         abstract: "Team store: fetch, merge what others changed, and push local commits.",
         discussion: """
@@ -28,15 +28,15 @@ package struct SyncCommand: RunnableCommand, Equatable {
     static let timeoutOption = Option<Double>.seconds("timeout", help: "Give up on a fetch or push that takes longer (exit 6).")
         .withDefault(GitSync.defaultTimeout, shown: formatSeconds(GitSync.defaultTimeout))
 
-    package var pullOnly: Bool
-    package var allowDeletions: Bool
-    package var timeout: Double
-    package var actor: String?
-    package var store: String?
-    package var lockTimeout: Double?
-    package var json: Bool
+    var pullOnly: Bool
+    var allowDeletions: Bool
+    var timeout: Double
+    var actor: String?
+    var store: String?
+    var lockTimeout: Double?
+    var json: Bool
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         pullOnly = parsed.flag(Self.pullOnlyFlag)
         allowDeletions = parsed.flag(Self.allowDeletionsFlag)
         timeout = try parsed.value(Self.timeoutOption)
@@ -47,7 +47,7 @@ package struct SyncCommand: RunnableCommand, Equatable {
         json = parsed.flag(CommonOptions.json)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let lockWait = try CommonOptions.lockTimeout.resolve(given: lockTimeout, environment: context.environment, command: Self.spec.name)
         let store = context.store(flag: self.store, lockTimeout: lockWait)
         try store.requireExists()

@@ -7,8 +7,8 @@ import EntitlementModel
 
 /// `entitlement transfer FROM TO`: move store purchases from one customer to another, as a
 /// RevenueCat `TRANSFER` event does (docs/ingest.md, "Transfers and aliases").
-package struct TransferCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct TransferCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "transfer",
         abstract: "Move store purchases from one customer to another (both histories keep it).",
         discussion: """
@@ -36,14 +36,14 @@ package struct TransferCommand: RunnableCommand, Equatable {
                                                           help: "Move only this transaction.")
     static let yesFlag = Flag("yes", short: "y", help: "Transfer without asking for confirmation (required without a terminal).")
 
-    package var from: String
-    package var to: String
-    package var transactionIDs: [String]
-    package var reason: String
-    package var yes: Bool
+    var from: String
+    var to: String
+    var transactionIDs: [String]
+    var reason: String
+    var yes: Bool
     var options: MutationOptions
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         let name = Self.spec.name
         from = try UserID.argument(parsed.positionals[0], command: name)
         to = try UserID.argument(parsed.positionals[1], command: name)
@@ -56,7 +56,7 @@ package struct TransferCommand: RunnableCommand, Equatable {
         yes = parsed.flag(Self.yesFlag)
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         let actor = try options.resolvedActor(context, store: store)
         var transfer = CustomerTransfer(from: from, to: to, transactionIDs: transactionIDs, note: TransferNote(at: context.now(), by: actor, reason: reason))

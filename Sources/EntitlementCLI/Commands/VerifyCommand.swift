@@ -4,8 +4,8 @@ import EntitlementModel
 import EntitlementStore
 
 /// `entitlement verify`: a linter for stores; reports every problem, and writes only with `--fix`.
-package struct VerifyCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct VerifyCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "verify",
         abstract: "Check a store for every problem (for CI and hand-written fixtures); writes only with --fix.",
         discussion: """
@@ -24,14 +24,14 @@ package struct VerifyCommand: RunnableCommand, Equatable {
     static let quietFlag = Flag("quiet", short: "q", help: "Print nothing; only the exit code answers.")
     static let fixFlag = Flag("fix", help: "First restore every profile id the index records as an alias of its customer (docs/verify.md).")
 
-    package var store: String?
-    package var json: Bool
-    package var quiet: Bool
-    package var fix: Bool
+    var store: String?
+    var json: Bool
+    var quiet: Bool
+    var fix: Bool
     var actor: String?
     var lockTimeout: Double?
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         store = try parsed.value(CommonOptions.store)
         json = parsed.flag(CommonOptions.json)
         quiet = parsed.flag(Self.quietFlag)
@@ -41,7 +41,7 @@ package struct VerifyCommand: RunnableCommand, Equatable {
         if quiet && json { throw .usage("--quiet cannot be combined with --json.", command: Self.spec.name) }
     }
 
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = context.store(flag: self.store)
         let restored = fix ? try restoreProfileIDs(context) : []
         let showProgress = !quiet && context.stderr.isTerminal

@@ -5,8 +5,8 @@ import EntitlementModel
 import EntitlementTeam
 
 /// `entitlement webhook VENDOR`: a CGI program (RFC 3875) a web server runs once per request.
-package struct WebhookCommand: RunnableCommand, Equatable {
-    package static let spec = CommandSpec(
+struct WebhookCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
         name: "webhook",
         abstract: "Take one vendor webhook request as a CGI program: authenticate, spool, apply.",
         discussion: """
@@ -28,12 +28,12 @@ package struct WebhookCommand: RunnableCommand, Equatable {
     static let secretsOption = Option<String>.string("secrets", value: "FILE", kind: .file, help: "The webhook secrets (mode 0600).")
         .describingDefault("$XDG_CONFIG_HOME/entitlement/secrets.json", environmentVariable: SecretsFile.environmentVariable)
 
-    package var vendor: String?
-    package var secrets: String?
-    package var store: String?
-    package var actor: String?
+    var vendor: String?
+    var secrets: String?
+    var store: String?
+    var actor: String?
 
-    package init(_ parsed: ParsedArguments) throws(EntitlementError) {
+    init(_ parsed: ParsedArguments) throws(EntitlementError) {
         vendor = parsed.positionals.first
         secrets = try parsed.value(Self.secretsOption)
         store = try parsed.value(CommonOptions.store)
@@ -43,7 +43,7 @@ package struct WebhookCommand: RunnableCommand, Equatable {
     /// Always 0 once an answer is written: the web server reads the Status line, not the exit code.
     /// The answer goes out as soon as the request is spooled; applying it comes after, with
     /// SIGTERM held off (the server may send it once the response is complete).
-    package func run(_ context: Context) throws(EntitlementError) -> ExitCode {
+    func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let (response, accepted) = answer(context)
         // The log line first: the server may end the response, and read its log, once it has the answer.
         if let log = response.log {

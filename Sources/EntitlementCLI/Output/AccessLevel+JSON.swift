@@ -6,7 +6,7 @@ import EntitlementRules
 
 extension AccessLevel {
     /// The `--json` object; every key is always present (null when unknown).
-    package var json: JSONObject {
+    var json: JSONObject {
         typealias K = CodingKeys
         func date(_ value: Date?) -> JSONValue { value.map { .string(ISODate.format($0)) } ?? .null }
         return JSONObject([

@@ -8,7 +8,7 @@ import EntitlementTeam
 extension HistoryEvent {
     /// The `--json` object: the event, then the whole transaction as stored.
     /// A voided duplicate also names the grant it repeated (`duplicate_of`).
-    package var json: JSONObject {
+    var json: JSONObject {
         var object = JSONObject([
             ("at", .string(ISODate.format(at))),
             ("event", .string(kind.rawValue)),

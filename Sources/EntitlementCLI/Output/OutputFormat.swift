@@ -1,5 +1,5 @@
 /// `--output FORMAT`: how commands that print records print them.
-package enum OutputFormat: String, CaseIterable, Sendable {
+enum OutputFormat: String, CaseIterable, Sendable {
     /// Aligned columns for people, fitted to the terminal.
     case table
     /// One JSON document (the command's `--json` shape).

@@ -37,12 +37,12 @@ struct RecordOutput {
 }
 
 /// `--output FORMAT` (or `--json`) and `--no-headers`, as a command read them.
-package struct OutputChoice: Equatable, Sendable {
-    package var format: OutputFormat
+struct OutputChoice: Equatable, Sendable {
+    var format: OutputFormat
     /// False with `--no-headers`.
-    package var headers: Bool
+    var headers: Bool
 
-    package init(format: OutputFormat = .table, headers: Bool = true) {
+    init(format: OutputFormat = .table, headers: Bool = true) {
         self.format = format
         self.headers = headers
     }

@@ -1,7 +1,7 @@
 import EntitlementRules
 
 /// ANSI colour for terminals; every function is the identity when colour is off.
-package struct Style {
+struct Style {
     let enabled: Bool
 
     func bold(_ text: String) -> String { wrap(text, "1") }

@@ -8,7 +8,7 @@ import EntitlementJSON
 /// there are no `items`, a plan's `id` where it names no `product` (before 2018), and
 /// a subscription without an `id` of its own (before 2014-01-31, when a customer had one
 /// subscription) under its customer's id. One with neither is refused by name.
-package enum StripeShapes {
+enum StripeShapes {
     typealias K = StripeKey
 
     /// The key a subscription's periods are kept under: its `id`; before 2014-01-31 a
@@ -21,7 +21,7 @@ package enum StripeShapes {
     }
 
     /// The refusal of a subscription with neither an `id` nor a `customer`.
-    package static func withoutID(_ r: FieldReader) -> FieldError {
+    static func withoutID(_ r: FieldReader) -> FieldError {
         FieldError(path: r.childPath(K.id), message: "missing: a Stripe subscription with neither its own \"id\" nor a \"customer\" "
                    + "names no subscription to keep its periods under, so it is not imported")
     }

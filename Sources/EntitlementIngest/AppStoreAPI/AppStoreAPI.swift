@@ -12,13 +12,13 @@ import EntitlementTrust
 /// bundle id and environment are the store's App Store identity (`AppStoreSettings`: config.json
 /// and the entry together). Production → api.storekit.itunes.apple.com, Sandbox →
 /// api.storekit-sandbox.itunes.apple.com; `--api-base` replaces either.
-package struct AppStoreAPI: Sendable {
-    package static let productionBase = "https://api.storekit.itunes.apple.com"
-    package static let sandboxBase = "https://api.storekit-sandbox.itunes.apple.com"
+struct AppStoreAPI: Sendable {
+    static let productionBase = "https://api.storekit.itunes.apple.com"
+    static let sandboxBase = "https://api.storekit-sandbox.itunes.apple.com"
     static let credentialCheck = "appstore.key_id, appstore.issuer_id and appstore.private_key_file (an In-App Purchase key of this app's team) and the bundle id"
 
-    package let client: VendorAPIClient
-    package let base: String
+    let client: VendorAPIClient
+    let base: String
     let token: AppStoreAPIToken
     let clock: @Sendable () -> Date
 
@@ -31,7 +31,7 @@ package struct AppStoreAPI: Sendable {
 
     /// The API of the secrets file's `appstore` entry and the store's identity; exit 2 (nothing
     /// asked) when a field is missing or the key file is refused.
-    package static func configured(secrets: SecretsFile?, settings: AppStoreSettings, secretsPath: String, apiBase: String?,
+    static func configured(secrets: SecretsFile?, settings: AppStoreSettings, secretsPath: String, apiBase: String?,
                                    client: VendorAPIClient, clock: @escaping @Sendable () -> Date) throws(EntitlementError) -> AppStoreAPI {
         func field(_ name: String) throws(EntitlementError) -> String {
             guard let value = secrets?.string(.appstore, name) else { throw .vendorAPI(.missingKey(key: "appstore.\(name)", file: secretsPath)) }
@@ -65,13 +65,13 @@ package struct AppStoreAPI: Sendable {
     }
 
     /// `GET path` (which starts with `/`), the body of a 2xx answer.
-    package func get(_ path: String) throws(EntitlementError) -> (url: String, body: [UInt8]) {
+    func get(_ path: String) throws(EntitlementError) -> (url: String, body: [UInt8]) {
         let url = URLComponent.join(base, path)
         return (url, try client.send(APIRequest(.get, url, headers: try headers(), credentialCheck: Self.credentialCheck)))
     }
 
     /// `POST path` with a JSON body.
-    package func post(_ path: String, json: [UInt8]) throws(EntitlementError) -> (url: String, body: [UInt8]) {
+    func post(_ path: String, json: [UInt8]) throws(EntitlementError) -> (url: String, body: [UInt8]) {
         let url = URLComponent.join(base, path)
         return (url, try client.send(APIRequest(.post, url, headers: try headers(), body: .json(json), credentialCheck: Self.credentialCheck)))
     }

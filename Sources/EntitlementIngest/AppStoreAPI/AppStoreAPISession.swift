@@ -10,7 +10,7 @@ import EntitlementStore
 /// with its key, and the webhook authenticator that applies the answers through the ledger.
 package struct AppStoreAPISession: Sendable {
     package let store: EntitlementStore
-    package let api: AppStoreAPI
+    let api: AppStoreAPI
     package let verifier: AppStoreSignedDataVerifier
     package let authenticator: WebhookAuthenticator
 

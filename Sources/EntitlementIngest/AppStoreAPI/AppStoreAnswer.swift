@@ -15,13 +15,13 @@ import EntitlementTrust
 /// nothing; its time is the newest `signedDate`, so a notification older than what the API
 /// said never moves a record back (docs/ingest.md, "Order").
 package struct AppStoreAnswer: Sendable {
-    package var url: String
-    package var body: [UInt8]
+    var url: String
+    var body: [UInt8]
     package var document: ImportDocument
 
     /// Verifies and maps `body`; exit 4 naming the URL when it is not the documented shape or a
     /// signature is refused, so nothing of it is written.
-    package init(_ body: [UInt8], url: String, verifier: AppStoreSignedDataVerifier?) throws(EntitlementError) {
+    init(_ body: [UInt8], url: String, verifier: AppStoreSignedDataVerifier?) throws(EntitlementError) {
         self.url = url
         self.body = body
         guard let verifier else {
@@ -36,7 +36,7 @@ package struct AppStoreAnswer: Sendable {
     }
 
     /// The original transaction ids the answer names.
-    package var originalTransactionIDs: [String] {
+    var originalTransactionIDs: [String] {
         Array(Set(document.transactions.map(\.transaction.originalTransactionID) + document.renewals.map(\.originalTransactionID))).sorted()
     }
 

@@ -38,7 +38,7 @@ package struct AppStoreRefresh: Sendable {
     }
 
     /// The original transaction ids of `user`'s App Store purchases, then `named` ones, each once.
-    package func originalTransactions(of user: String, named: [String]) throws(EntitlementError) -> [String] {
+    func originalTransactions(of user: String, named: [String]) throws(EntitlementError) -> [String] {
         var ids: [String] = []
         if let profile = try runner.store.loadProfile(userID: user) {
             for transaction in profile.transactions where transaction.store == .appStore && !ids.contains(transaction.originalTransactionID) {

@@ -1,11 +1,11 @@
 
 /// One request to a vendor's API: method, URL, headers and body, every one of which reaches
 /// curl on its standard input only (`CurlConfig`), and what to check if the vendor refuses it.
-package struct APIRequest: Sendable {
-    package enum Method: String, Sendable { case get = "GET", post = "POST" }
+struct APIRequest: Sendable {
+    enum Method: String, Sendable { case get = "GET", post = "POST" }
 
     /// A request body: form fields (`application/x-www-form-urlencoded`) or JSON bytes.
-    package enum Body: Sendable {
+    enum Body: Sendable {
         case form([(name: String, value: String)])
         case json([UInt8])
 
@@ -24,16 +24,16 @@ package struct APIRequest: Sendable {
         }
     }
 
-    package var method: Method
-    package var url: String
-    package var headers: [(name: String, value: String)]
-    package var body: Body?
+    var method: Method
+    var url: String
+    var headers: [(name: String, value: String)]
+    var body: Body?
     /// What a 401 or 403 asks the user to check (`googleplay.service_account_file's access in Play Console`, …).
-    package var credentialCheck: String
+    var credentialCheck: String
     /// The statuses that mean the credentials were refused (a token endpoint answers 400 `invalid_grant`).
-    package var refusedStatuses: Set<Int>
+    var refusedStatuses: Set<Int>
 
-    package init(_ method: Method, _ url: String, headers: [(name: String, value: String)], body: Body? = nil, credentialCheck: String,
+    init(_ method: Method, _ url: String, headers: [(name: String, value: String)], body: Body? = nil, credentialCheck: String,
                  refusedStatuses: Set<Int> = [401, 403]) {
         self.method = method
         self.url = url
@@ -44,13 +44,13 @@ package struct APIRequest: Sendable {
     }
 
     /// A form value: unreserved characters kept, every other UTF-8 byte as `%XX`.
-    package static func formEncoded(_ text: String) -> String { URLComponent.encoded(text) }
+    static func formEncoded(_ text: String) -> String { URLComponent.encoded(text) }
 }
 
 /// RFC 3986 percent-encoding of one URL component (a path segment, a query or form value).
-package enum URLComponent {
+enum URLComponent {
     /// Unreserved characters kept, every other UTF-8 byte as `%XX`: `a/b` or `..` stay one segment.
-    package static func encoded(_ text: String) -> String {
+    static func encoded(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
@@ -67,7 +67,7 @@ package enum URLComponent {
     }
 
     /// `base` without trailing slashes, then `path` (which starts with `/`).
-    package static func join(_ base: String, _ path: String) -> String {
+    static func join(_ base: String, _ path: String) -> String {
         var base = base
         while base.hasSuffix("/") { base.removeLast() }
         return base + path

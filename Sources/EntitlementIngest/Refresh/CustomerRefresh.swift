@@ -26,7 +26,7 @@ package struct CustomerRefresh: Sendable {
     package struct Result: Sendable {
         package var user: String
         package var vendor: Vendor
-        package var documents = 0
+        var documents = 0
         package var merge: MergeReport?
         package var warnings: [String] = []
         package var changed: Bool { merge?.changed ?? false }

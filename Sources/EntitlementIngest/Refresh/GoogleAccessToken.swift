@@ -14,14 +14,14 @@ package final class GoogleAccessToken: Sendable {
     let wallClock: @Sendable () -> Int
     private let cached = Mutex<(token: String, until: Double)?>(nil)
 
-    package init(account: GoogleServiceAccount, client: VendorAPIClient, wallClock: @escaping @Sendable () -> Int) {
+    init(account: GoogleServiceAccount, client: VendorAPIClient, wallClock: @escaping @Sendable () -> Int) {
         self.account = account
         self.client = client
         self.wallClock = wallClock
     }
 
     /// The access token, asked for when there is none yet or it has less than five minutes left.
-    package func bearer() throws(EntitlementError) -> String {
+    func bearer() throws(EntitlementError) -> String {
         let now = client.pacing.now()
         if let token = cached.withLock({ $0.flatMap { $0.until > now ? $0.token : nil } }) { return token }
         let request = APIRequest(.post, account.tokenURI, headers: [("Accept", "application/json")],

@@ -5,7 +5,7 @@ import EntitlementModel
 /// set-up for `refresh --vendor googleplay` and `ingest --recover googleplay`; exit 2, nothing
 /// asked, for a missing field or a refused key file.
 package struct GooglePlayAPI: Sendable {
-    package let packageName: String
+    let packageName: String
     package let token: GoogleAccessToken
 
     package init(secrets: SecretsFile?, secretsPath: String, client: VendorAPIClient, wallClock: @escaping @Sendable () -> Int) throws(EntitlementError) {

@@ -6,17 +6,17 @@ import EntitlementModel
 /// `GET {base}/androidpublisher/v3/applications/{package_name}/purchases/subscriptionsv2/tokens/{token}`
 /// with the service account's bearer token. The answer is the `SubscriptionPurchaseV2` that
 /// `import` reads, with the token added as `purchaseToken` (Google's answer does not repeat it).
-package struct GooglePlaySource: RefreshSource {
-    package static let defaultBase = "https://androidpublisher.googleapis.com"
-    package var vendor: Vendor { .googleplay }
-    package let client: VendorAPIClient
-    package let base: String
-    package let packageName: String
-    package let token: GoogleAccessToken
+struct GooglePlaySource: RefreshSource {
+    static let defaultBase = "https://androidpublisher.googleapis.com"
+    var vendor: Vendor { .googleplay }
+    let client: VendorAPIClient
+    let base: String
+    let packageName: String
+    let token: GoogleAccessToken
     /// `--purchase-token`: asked for as well as those in the profile.
-    package let extraTokens: [String]
+    let extraTokens: [String]
 
-    package init(client: VendorAPIClient, base: String?, packageName: String, token: GoogleAccessToken, extraTokens: [String] = []) {
+    init(client: VendorAPIClient, base: String?, packageName: String, token: GoogleAccessToken, extraTokens: [String] = []) {
         self.client = client
         self.base = base ?? Self.defaultBase
         self.packageName = packageName
@@ -26,7 +26,7 @@ package struct GooglePlaySource: RefreshSource {
 
     /// The profile's Play purchase tokens (`vendor.googleplay.purchase_token`, else the
     /// transaction id), each once, in the profile's order.
-    package static func purchaseTokens(of profile: Profile?) -> [String] {
+    static func purchaseTokens(of profile: Profile?) -> [String] {
         var tokens: [String] = []
         for transaction in profile?.transactions ?? [] where transaction.store == .playStore {
             let token = PlayRevocation.token(of: transaction)
@@ -35,7 +35,7 @@ package struct GooglePlaySource: RefreshSource {
         return tokens
     }
 
-    package func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
+    func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
         var tokens = extraTokens
         for token in Self.purchaseTokens(of: stored) where !tokens.contains(token) { tokens.append(token) }
         guard !tokens.isEmpty else {

@@ -17,7 +17,7 @@ package struct GooglePlayVoidedPurchases: Sendable {
 
     package let client: VendorAPIClient
     package let base: String
-    package let packageName: String
+    let packageName: String
     package let token: GoogleAccessToken
 
     package init(client: VendorAPIClient, base: String?, google: GooglePlayAPI) {

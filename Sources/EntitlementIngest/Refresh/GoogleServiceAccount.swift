@@ -5,17 +5,17 @@ import EntitlementTrust
 
 /// A Google service account's JSON key file (`googleplay.service_account_file`), as the Cloud
 /// console downloads it: `client_email`, `private_key` (RSA, PEM), `private_key_id`, `token_uri`.
-package struct GoogleServiceAccount: Sendable {
-    package static let keyName = "googleplay.service_account_file"
-    package static let scope = "https://www.googleapis.com/auth/androidpublisher"
+struct GoogleServiceAccount: Sendable {
+    static let keyName = "googleplay.service_account_file"
+    static let scope = "https://www.googleapis.com/auth/androidpublisher"
 
-    package var clientEmail: String
-    package var keyID: String
-    package var tokenURI: String
+    var clientEmail: String
+    var keyID: String
+    var tokenURI: String
     let key: PrivateKey
 
     /// The file at `path`, held to the key-file rule (exit 2 naming it when refused or unusable).
-    package static func load(_ path: String) throws(EntitlementError) -> GoogleServiceAccount {
+    static func load(_ path: String) throws(EntitlementError) -> GoogleServiceAccount {
         let bytes = try KeyFile.read(path, key: keyName)
         func unusable(_ why: String) -> EntitlementError { .vendorAPI(.keyFile(key: keyName, path: path, why: why)) }
         guard case .object(let object)? = try? JSONParser.parse(bytes) else { throw unusable("it is not a service account's JSON key file") }
@@ -35,7 +35,7 @@ package struct GoogleServiceAccount: Sendable {
 
     /// The RS256 JWT Google exchanges for an access token: `iss` the account, `scope` Play's,
     /// `aud` the token URI, valid from `issuedAt` for an hour (Google refuses longer).
-    package func assertion(issuedAt: Int) throws(EntitlementError) -> String {
+    func assertion(issuedAt: Int) throws(EntitlementError) -> String {
         let header = JSONObject([("alg", .string("RS256")), ("kid", .string(keyID)), ("typ", .string("JWT"))])
         let claims = JSONObject([
             ("aud", .string(tokenURI)), ("exp", .int(issuedAt + 3600)), ("iat", .int(issuedAt)),

@@ -6,12 +6,12 @@ import EntitlementModel
 /// `appstore.private_key_file`): held to the secrets file's own rule, a regular file (not a
 /// link) of this user with no group or other permission bits, else exit 2 naming it.
 /// Checked on the open descriptor it is read from, so nothing can swap it in between.
-package enum KeyFile {
+enum KeyFile {
     /// No key file of any vendor is larger.
     static let maximumBytes = 1 << 20
 
     /// The bytes of the file at `path`, named in messages as `key`.
-    package static func read(_ path: String, key: String) throws(EntitlementError) -> [UInt8] {
+    static func read(_ path: String, key: String) throws(EntitlementError) -> [UInt8] {
         func refused(_ why: String) -> EntitlementError { .vendorAPI(.keyFile(key: key, path: path, why: why)) }
         guard path.hasPrefix("/") else { throw refused("it is not an absolute path") }
         let fd: Int32

@@ -5,11 +5,11 @@ import EntitlementModel
 /// URL it came from (without credentials, for messages) and how its signed data is read.
 package struct APIDocument: Sendable {
     package var bytes: [UInt8]
-    package var format: Vendor
-    package var name: String
-    package var jws: JWSReader
+    var format: Vendor
+    var name: String
+    var jws: JWSReader
 
-    package init(bytes: [UInt8], format: Vendor, name: String, jws: JWSReader = .decodeOnly) {
+    init(bytes: [UInt8], format: Vendor, name: String, jws: JWSReader = .decodeOnly) {
         self.bytes = bytes
         self.format = format
         self.name = name
@@ -31,5 +31,5 @@ package protocol RefreshSource: Sendable {
 }
 
 extension RefreshSource {
-    package func ownNames(for user: String) -> Set<String> { [] }
+    func ownNames(for user: String) -> Set<String> { [] }
 }

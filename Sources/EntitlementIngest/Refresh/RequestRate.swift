@@ -10,7 +10,7 @@ package final class RequestRate: Sendable {
     package init(perSecond: Double) { self.perSecond = perSecond }
 
     /// Waits until this request may start.
-    package func wait(_ pacing: Pacing) {
+    func wait(_ pacing: Pacing) {
         let now = pacing.now()
         let start = nextSlot.withLock { slot -> Double in
             let start = max(now, slot ?? now)

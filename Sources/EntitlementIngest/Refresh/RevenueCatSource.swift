@@ -3,23 +3,23 @@ import EntitlementModel
 
 /// RevenueCat's REST API: `GET {base}/v1/subscribers/{app_user_id}` with
 /// `Authorization: Bearer <revenuecat.api_key>`; the answer is the subscriber document `import` reads.
-package struct RevenueCatSource: RefreshSource {
-    package static let defaultBase = "https://api.revenuecat.com"
-    package var vendor: Vendor { .revenuecat }
-    package let client: VendorAPIClient
-    package let base: String
-    package let apiKey: String
+struct RevenueCatSource: RefreshSource {
+    static let defaultBase = "https://api.revenuecat.com"
+    var vendor: Vendor { .revenuecat }
+    let client: VendorAPIClient
+    let base: String
+    let apiKey: String
 
-    package init(client: VendorAPIClient, base: String?, apiKey: String) {
+    init(client: VendorAPIClient, base: String?, apiKey: String) {
         self.client = client
         self.base = base ?? Self.defaultBase
         self.apiKey = apiKey
     }
 
     /// The subscriber's URL: the id percent-encoded as one path segment, so `a/b` or `..` stay an id.
-    package func url(for user: String) -> String { URLComponent.join(base, "/v1/subscribers/\(URLComponent.encoded(user))") }
+    func url(for user: String) -> String { URLComponent.join(base, "/v1/subscribers/\(URLComponent.encoded(user))") }
 
-    package func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
+    func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
         let url = url(for: user)
         let authorization = apiKey.hasPrefix("Bearer ") ? apiKey : "Bearer \(apiKey)"
         let body = try client.get(url, headers: [("Authorization", authorization), ("Accept", "application/json")],

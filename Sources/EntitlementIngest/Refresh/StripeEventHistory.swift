@@ -10,7 +10,7 @@ import EntitlementModel
 package struct StripeEventHistory: Sendable {
     /// The types the webhook reads (`StripeEventMapper`): the subscription's own, the invoice
     /// events it records, and refunds.
-    package static let types = [
+    static let types = [
         "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
         "customer.subscription.paused", "customer.subscription.resumed", "customer.subscription.trial_will_end",
         "invoice.paid", "invoice.payment_failed", "charge.refunded",

@@ -8,33 +8,33 @@ import EntitlementModel
 ///
 /// The customer's Stripe id is `--stripe-customer`, else the user id itself when it is one
 /// (`cus_…`, as webhooks name customers), else the profile's `cus_…` alias.
-package struct StripeSource: RefreshSource {
-    package static let defaultBase = "https://api.stripe.com"
+struct StripeSource: RefreshSource {
+    static let defaultBase = "https://api.stripe.com"
     /// Pages followed at most (10,000 subscriptions of one customer).
     static let maximumPages = 100
-    package var vendor: Vendor { .stripe }
-    package let client: VendorAPIClient
-    package let base: String
-    package let apiKey: String
-    package let customer: String?
+    var vendor: Vendor { .stripe }
+    let client: VendorAPIClient
+    let base: String
+    let apiKey: String
+    let customer: String?
 
-    package init(client: VendorAPIClient, base: String?, apiKey: String, customer: String?) {
+    init(client: VendorAPIClient, base: String?, apiKey: String, customer: String?) {
         self.client = client
         self.base = base ?? Self.defaultBase
         self.apiKey = apiKey
         self.customer = customer
     }
 
-    package func ownNames(for user: String) -> Set<String> { customer.map { [$0] } ?? [user] }
+    func ownNames(for user: String) -> Set<String> { customer.map { [$0] } ?? [user] }
 
     /// The Stripe customer id to ask for, or nil when nothing names one.
-    package func customerID(for user: String, stored: Profile?) -> String? {
+    func customerID(for user: String, stored: Profile?) -> String? {
         if let customer { return customer }
         if user.hasPrefix("cus_") { return user }
         return stored?.customerAliases.first { $0.hasPrefix("cus_") }
     }
 
-    package func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
+    func documents(for user: String, stored: Profile?) throws(EntitlementError) -> [APIDocument] {
         guard let customer = customerID(for: user, stored: stored) else {
             throw .usage("\(Terminal.escape(user)) has no Stripe customer id (cus_…) among its aliases.",
                          hint: "Pass --stripe-customer cus_… (Stripe's customer id for this user).")

@@ -23,13 +23,13 @@ package struct VendorAPIClient: Sendable {
     /// At most this many requests a second, shared by every request of the run (nil: no limit).
     package var rate: RequestRate?
     /// The largest answer read (docs/ingest.md: 16 MiB).
-    package var maxBytes = 16 << 20
+    var maxBytes = 16 << 20
 
-    package static let passedVariables = ["PATH", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+    static let passedVariables = ["PATH", "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
     /// The waits after the first, second and third 429 without `Retry-After`, and after a 5xx.
-    package static let backOff: [Double] = [1, 2, 4]
+    static let backOff: [Double] = [1, 2, 4]
     /// Retries after a 5xx answer.
-    package static let serverErrorRetries = 2
+    static let serverErrorRetries = 2
 
     package init(timeout: Double, environment: [String: String], pacing: Pacing = .real, rate: RequestRate? = nil) {
         self.timeout = timeout
@@ -42,7 +42,7 @@ package struct VendorAPIClient: Sendable {
 
     /// The body of a 2xx answer to `request`, after the retries the outcomes above allow; any
     /// other outcome is an error that names the URL (never a header or a body).
-    package func send(_ request: APIRequest) throws(EntitlementError) -> [UInt8] {
+    func send(_ request: APIRequest) throws(EntitlementError) -> [UInt8] {
         let started = pacing.now()
         var busy = 0, failing = 0
         while true {

@@ -32,7 +32,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
     /// Apple's Look Up Order ID answered status 1: the order ID is not Apple's, or not this app's.
     case orderNotFound(orderID: String)
 
-    package var code: String {
+    var code: String {
         switch self {
         case .missingKey, .unusableKey: return "missing_api_key"
         case .keyFile: return "refused_key_file"
@@ -48,7 +48,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
 
     /// 2: the set-up is wrong; 6: the API could not be reached (retry later); 4: it answered
     /// something other than the customer (docs/ingest.md, "refresh").
-    package var exitCode: ExitCode {
+    var exitCode: ExitCode {
         switch self {
         case .missingKey, .unusableKey, .keyFile: return .usage
         case .unreachable, .timedOut, .rateLimited, .noClient: return .remoteUnavailable
@@ -57,7 +57,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         }
     }
 
-    package var message: String {
+    var message: String {
         switch self {
         case .missingKey(let key, let file): return "no API key: \(Terminal.escape(file)) has no \(key)"
         case .unusableKey(let key, let file): return "\(Terminal.escape(file)): \(key) holds a control character; it cannot be sent as a header"
@@ -77,7 +77,7 @@ package enum VendorAPIError: Error, Equatable, Sendable {
         }
     }
 
-    package var hint: String? {
+    var hint: String? {
         switch self {
         case .missingKey(let key, _), .unusableKey(let key, _):
             return "Add the vendor's secret API key as \(key) to the secrets file (mode 0600); see docs/ingest.md, \"refresh\"."

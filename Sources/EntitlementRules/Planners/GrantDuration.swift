@@ -6,7 +6,7 @@ import EntitlementBasics
 /// Months and years are calendar months and years in UTC (Jan 31 + 1 month is the
 /// last day of February); days, weeks and hours are exact (86,400 s, 7 days, 3,600 s).
 package struct GrantDuration: Equatable, Sendable {
-    package var months: Int
+    var months: Int
     package var seconds: Int
 
     package init(months: Int = 0, seconds: Int = 0) {

@@ -23,7 +23,7 @@ package struct RevokeRequest: Equatable, Sendable {
 /// Sets `revoked_at` on the transactions a revoke covers; never deletes anything.
 package enum RevokePlanner {
     /// The reason recorded when none is given.
-    package static let defaultReason = "revoked by support"
+    static let defaultReason = "revoked by support"
 
     /// Returns the changed profile and the ids of the transactions it revoked (empty: nothing changed).
     package static func apply(_ request: RevokeRequest, to profile: Profile, engine: StatusEngine, now: Date) throws(RevokeError) -> (Profile, [String]) {

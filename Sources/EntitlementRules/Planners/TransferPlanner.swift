@@ -26,7 +26,7 @@ package struct TransferNote: Sendable, Equatable {
 /// Used by RevenueCat `TRANSFER` events and by `entitlement transfer`; the caller writes every
 /// profile it returns in one journal, so the move is all or nothing.
 package enum TransferPlanner {
-    package static let transfersKey = IngestRecordKeys.transfers
+    static let transfersKey = IngestRecordKeys.transfers
 
     package struct Result: Sendable {
         package var sources: [Profile]

@@ -23,7 +23,7 @@ package struct CustomerTransfer: Sendable {
     /// What a transfer changes: both profiles before and after, and the ids moved.
     package struct Plan: Sendable {
         package var sourceBefore: Profile
-        package var targetBefore: Profile?
+        var targetBefore: Profile?
         package var source: Profile
         package var target: Profile
         /// In FROM's order; empty when there is nothing to move (nothing is written then).

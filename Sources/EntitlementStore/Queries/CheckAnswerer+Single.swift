@@ -43,7 +43,7 @@ extension CheckAnswerer {
 
     /// The answer straight from the profile's bytes (`FastCheck`), or nil where only the full
     /// path can answer: no fast path, a lookup by profile id, or a missing, unusual or damaged file.
-    package func fastDetail(_ lookup: Lookup, lastEventAt: Bool) -> Detail? {
+    func fastDetail(_ lookup: Lookup, lastEventAt: Bool) -> Detail? {
         guard case .user(let userID) = lookup, let fast else { return nil }
         let scratch = fast.makeScratch()
         guard let (level, profileID) = fast.answer(userID, scratch: scratch) else { return nil }
@@ -53,7 +53,7 @@ extension CheckAnswerer {
     }
 
     /// The answer from the decoded profile (found by id, alias or profile id) and `StatusEngine`.
-    package func fullDetail(_ lookup: Lookup) throws(EntitlementError) -> Detail {
+    func fullDetail(_ lookup: Lookup) throws(EntitlementError) -> Detail {
         let profile: Profile?
         let userID: String?
         switch lookup {

@@ -10,7 +10,7 @@ import EntitlementBasics
 /// on a worker thread, `collect` takes the parts in order on the calling thread.
 package struct LineBatch<Part: Sendable> {
     /// Below this many lines in a chunk, one thread answers faster than two.
-    package static var parallelThreshold: Int { 64 }
+    static var parallelThreshold: Int { 64 }
 
     private let workers: Int
     private let parts: PartSlots<Part>

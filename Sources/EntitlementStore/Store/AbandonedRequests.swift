@@ -10,7 +10,7 @@ import EntitlementModel
 extension EntitlementStore {
     /// How old a file in `ingest/incoming/` must be to be abandoned: far beyond any webhook's
     /// life (a web server ends a CGI after a minute; the webhook waits a second for the lock).
-    package static let abandonedRequestAge: Double = 600
+    static let abandonedRequestAge: Double = 600
 
     /// The abandoned request files (full paths, in name order), as of `now`.
     package func abandonedRequests(now: Date) throws(EntitlementError) -> [String] {

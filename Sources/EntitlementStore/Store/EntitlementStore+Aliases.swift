@@ -8,13 +8,13 @@ import EntitlementModel
 /// in the same journal as the profile that lists it: a store never has a profile whose alias
 /// does not resolve. An entry is trusted only when the profile it names still lists the alias.
 extension EntitlementStore {
-    package static let aliasIndexDirectory = StoreFileKind.aliasIndexEntry.directory
+    static let aliasIndexDirectory = StoreFileKind.aliasIndexEntry.directory
 
     func relativeAliasIndexPath(for alias: String) -> String {
         "\(Self.aliasIndexDirectory)/\(layout.relativePath(forName: ProfileFileName.name(for: alias)))"
     }
 
-    package func aliasIndexPath(for alias: String) -> String { "\(root)/\(relativeAliasIndexPath(for: alias))" }
+    func aliasIndexPath(for alias: String) -> String { "\(root)/\(relativeAliasIndexPath(for: alias))" }
 
     /// The profile that lists `alias` among its `aliases`, through the index; nil when none does.
     package func loadProfile(alias: String) throws(EntitlementError) -> Profile? {

@@ -20,7 +20,7 @@ package struct EntitlementStore: Sendable {
     /// The profile layout, once `config.json` has been read.
     let layoutCache = LayoutCache()
     /// Counts the listings of every profile folder "did you mean" falls back to (tests; nil otherwise).
-    package var nameListings: WorkCounter?
+    var nameListings: WorkCounter?
 
     package static let configFileName = "config.json"
     package static let profilesDirectory = StoreFileKind.profile.directory
@@ -34,7 +34,7 @@ package struct EntitlementStore: Sendable {
     }
 
     package var configPath: String { "\(root)/\(Self.configFileName)" }
-    package var profilesPath: String { "\(root)/\(Self.profilesDirectory)" }
+    var profilesPath: String { "\(root)/\(Self.profilesDirectory)" }
 
     /// The file that holds (or would hold) the profile of `userID`.
     package func profilePath(for userID: String) -> String {

@@ -70,7 +70,7 @@ extension FileSystem {
     }
 
     /// fsync of a file written and closed earlier (`stage` with `writeBackEarly`), by its path.
-    package func syncFile(_ path: String) throws(EntitlementError) {
+    func syncFile(_ path: String) throws(EntitlementError) {
         do {
             let fd = try systemCall("open") { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0) }
             defer { closeQuietly(fd) }

@@ -7,7 +7,7 @@ import EntitlementModel
 /// a collision, reported, never overwritten.
 package enum LayoutMigration {
     /// What to do with a file whose target is taken by another file.
-    package enum Collision {
+    enum Collision {
         /// Stop with `migrationCollision`: both files are kept (profiles).
         case refuse
         /// Remove the file being moved: the target serves as well (the profile-id index, a cache).
@@ -34,7 +34,7 @@ package enum LayoutMigration {
     }
 
     /// Moves every file under `directory` (flat or two levels down) to where `layout` puts it.
-    package static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore, collision: Collision = .refuse) throws(EntitlementError) -> Int {
+    static func move(directory: String, to layout: ProfileLayout, store: EntitlementStore, collision: Collision = .refuse) throws(EntitlementError) -> Int {
         let fileSystem = store.fileSystem
         guard fileSystem.isDirectory(directory) else { return 0 }
         var moves: [(from: String, to: String)] = []

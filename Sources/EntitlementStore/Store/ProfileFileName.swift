@@ -5,7 +5,7 @@ import EntitlementBasics
 /// One-to-one and safe for any id: see docs/store-format.md, "Profile file names".
 package enum ProfileFileName {
     /// Escaped names longer than this use the SHA-256 form.
-    package static let maximumEscapedLength = 200
+    static let maximumEscapedLength = 200
 
     /// The base name (without `.json`) for `id`; `id` must not be empty.
     package static func name(for id: String) -> String {

@@ -15,8 +15,8 @@ import EntitlementModel
 /// arrive (the next write rebuilds them from the folders), and when missing the reader lists
 /// the folders as before. See docs/store-format.md ("The profile name list").
 package struct ProfileNameIndex {
-    package static let fileName = ".profile-names"
-    package static let addedFileName = ".profile-names-added"
+    static let fileName = ".profile-names"
+    static let addedFileName = ".profile-names-added"
     static let header = Array("entitlement-profile-names 1\n".utf8)
 
     let store: EntitlementStore

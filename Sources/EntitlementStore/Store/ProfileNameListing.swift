@@ -10,12 +10,12 @@ import EntitlementModel
 /// Names that cannot be a customer's (dot files such as a writer's temporary files, the
 /// SHA-256 form `~…`, names with a newline) are skipped. Names are handed over as bytes in
 /// place, valid only during the call, so a million of them cost no allocation each.
-package struct ProfileNameListing {
+struct ProfileNameListing {
     let profilesPath: String
     let layout: ProfileLayout
     let fileSystem: FileSystem
 
-    package init(profilesPath: String, layout: ProfileLayout, fileSystem: FileSystem = .system) {
+    init(profilesPath: String, layout: ProfileLayout, fileSystem: FileSystem = .system) {
         self.profilesPath = profilesPath
         self.layout = layout
         self.fileSystem = fileSystem
@@ -23,7 +23,7 @@ package struct ProfileNameListing {
 
     /// Calls `body` with each profile base name; `body` returns false to stop. Throws when a
     /// folder cannot be listed; a missing `profiles/` is an empty listing.
-    package func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(SystemError) {
+    func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) throws(SystemError) {
         switch layout {
         case .flat:
             _ = try listFiles(profilesPath, body)

@@ -13,7 +13,7 @@ import EntitlementModel
 /// next writer replays. Both happen under the lock (`EntitlementStore.recover()`).
 /// See docs/store-format.md, "Writes".
 extension EntitlementStore {
-    package static let journalFileName = ".journal"
+    static let journalFileName = ".journal"
     package static let stagingDirectory = ".tmp"
     /// Where ingested events' records live (one file each); the journal may write them.
     package static let eventRecordsDirectory = StoreFileKind.eventRecord.directory

@@ -19,7 +19,7 @@ package struct GitLogReader {
     package let repository: GitRepository
     package let query: LogQuery
     package let engine: StatusEngine
-    package static let slack: TimeInterval = 86_400
+    static let slack: TimeInterval = 86_400
 
     package init(repository: GitRepository, query: LogQuery, engine: StatusEngine) {
         self.repository = repository

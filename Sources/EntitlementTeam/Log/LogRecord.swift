@@ -11,7 +11,7 @@ package struct LogRecord: Sendable {
     /// The entitlements the transaction gives (a manual grant's own; a purchase's by the configuration).
     package var entitlements: [String]
     /// The event's place in its profile's history: ties at one instant keep that order.
-    package var order: Int
+    var order: Int
     /// Team store: the commit that recorded the event.
     package var recorded: GitAudit.Commit?
 
@@ -36,7 +36,7 @@ package struct LogRecord: Sendable {
     }
 
     /// `records` sorted, and only the last `limit` when given.
-    package static func arrange(_ records: [LogRecord], limit: Int?) -> [LogRecord] {
+    static func arrange(_ records: [LogRecord], limit: Int?) -> [LogRecord] {
         let sorted = records.sorted(by: precedes)
         guard let limit, sorted.count > limit else { return sorted }
         return Array(sorted.suffix(limit))

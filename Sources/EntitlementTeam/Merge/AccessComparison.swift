@@ -7,8 +7,8 @@ import EntitlementRules
 /// that gives less access at the merge's time than each side gave is reported for review.
 /// "Less" means: no access where both sides had some, or access that ends before both
 /// sides' ends. The comparison reads no clock: the time is the merge's stamp.
-package enum AccessComparison {
-    package static func reviews(ours: Profile, theirs: Profile, merged: Profile, engine: StatusEngine, at date: Date) -> [MergeReview] {
+enum AccessComparison {
+    static func reviews(ours: Profile, theirs: Profile, merged: Profile, engine: StatusEngine, at date: Date) -> [MergeReview] {
         let left = reach(ours, engine, date), right = reach(theirs, engine, date), result = reach(merged, engine, date)
         var reviews: [MergeReview] = []
         for id in engine.entitlementIDs(for: merged) {

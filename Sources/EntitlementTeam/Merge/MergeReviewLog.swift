@@ -17,7 +17,7 @@ package enum MergeReviewLog {
     }
 
     /// The records, and the file removed; lines it cannot read are skipped.
-    package static func take(gitDirectory: String) throws(EntitlementError) -> [MergeReview] {
+    static func take(gitDirectory: String) throws(EntitlementError) -> [MergeReview] {
         let file = path(gitDirectory: gitDirectory)
         guard let bytes = try GitFiles.read(file) else { return [] }
         try GitFiles.remove(file)

@@ -32,7 +32,7 @@ package struct MergeStamp: Sendable {
 
     /// The latest instant either side recorded something at: a profile's creation, a
     /// grant or purchase, a revocation, a restore.
-    package static func knownAt(_ profiles: Profile...) -> Date {
+    static func knownAt(_ profiles: Profile...) -> Date {
         var latest = Date.distantPast
         for profile in profiles {
             if let created = profile.createdAt { latest = max(latest, created) }

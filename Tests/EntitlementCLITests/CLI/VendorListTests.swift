@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import EntitlementModel
+@testable import EntitlementModel
 import EntitlementCLITestSupport
 import EntitlementTestSupport
 

@@ -33,6 +33,7 @@ enum PackageAccessAllowList {
         "EntitlementRules.TransferSide.Direction": "named in the signature of a package member (Engine/HistoryEvent+Transfer.swift:15)",
         "EntitlementStore.CheckAnswer": "named in the signature of a package member (Queries/CheckAnswerer.swift:42)",
         "EntitlementStore.FileSystem.ReadPolicy": "named in the signature of a package member (Store/FileSystem+Read.swift:17)",
+        "EntitlementStore.FileSystem.StaleLock": "named in the signature of a package member (Store/FileSystem+LockFile.swift:26)",
         "EntitlementStore.NumberedLine": "named in the signature of a package member (Queries/LineBatch.swift:30)",
         "EntitlementStore.VerifyProblem": "named in the signature of a package member (Verify/StoreVerifier.swift:19)",
         "EntitlementTeam.GitAudit.Commit": "named in the signature of a package member (Git/AuditedEvent.swift:9)",

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import EntitlementImport
+@testable import EntitlementImport
 @testable import EntitlementIngest
-import EntitlementJSON
-import EntitlementModel
+@testable import EntitlementJSON
+@testable import EntitlementModel
 import EntitlementTestSupport
 
 /// The one rule Adapty's and Qonversion's purchase events share (`PurchaseEventRule`): the

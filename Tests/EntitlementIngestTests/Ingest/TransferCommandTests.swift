@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import EntitlementModel
-import EntitlementRules
+@testable import EntitlementRules
 @testable import EntitlementStore
 import EntitlementCLITestSupport
 import EntitlementTestSupport

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-import EntitlementBasics
-import EntitlementModel
+@testable import EntitlementBasics
+@testable import EntitlementModel
 @testable import EntitlementStore
 import EntitlementTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import EntitlementCLI
+@testable import EntitlementCLI
 @testable import EntitlementJSON
 @testable import EntitlementModel
 @testable import EntitlementRules

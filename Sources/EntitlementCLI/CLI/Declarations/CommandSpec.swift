@@ -1,15 +1,15 @@
 /// A command's declaration: name, abstract, arguments and options, declared once.
-package struct CommandSpec: Sendable {
-    package var name: String
-    package var abstract: String
-    package var discussion: String?
+struct CommandSpec: Sendable {
+    var name: String
+    var abstract: String
+    var discussion: String?
     /// The usage line after `entitlement NAME`, when the generated one is not clear enough.
-    package var usage: String?
-    package var arguments: [ArgumentSpec]
-    package var options: [OptionSpec]
-    package var examples: [String]
+    var usage: String?
+    var arguments: [ArgumentSpec]
+    var options: [OptionSpec]
+    var examples: [String]
     /// Plumbing for the completion scripts: left out of help, completions and the man page.
-    package var isHidden = false
+    var isHidden = false
 
     init(name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
          arguments: [ArgumentSpec] = [], options: [any OptionDeclaration], examples: [String] = [], hidden: Bool = false) {
@@ -26,7 +26,7 @@ package struct CommandSpec: Sendable {
         self.examples = examples
     }
 
-    package var usageLine: String {
+    var usageLine: String {
         if let usage { return "entitlement \(name) \(usage)" }
         var parts = ["entitlement", name]
         for argument in arguments {

@@ -1,13 +1,13 @@
 /// One option as the parser and the help text see it: name, short name, value, default and help.
 ///
 /// Built by an `Option`, `DefaultedOption` or `Flag` declaration, never by hand in a command.
-package struct OptionSpec: Sendable {
-    package var name: String
-    package var short: Character?
+struct OptionSpec: Sendable {
+    var name: String
+    var short: Character?
     /// The value's placeholder (`DIR`); nil for a flag.
-    package var valueName: String?
-    package var help: String
-    package var repeatable: Bool
+    var valueName: String?
+    var help: String
+    var repeatable: Bool
     /// What the value is, for completions; nil for a flag.
     var kind: ValueKind?
     /// The environment variable read when the option is not given.
@@ -27,7 +27,7 @@ package struct OptionSpec: Sendable {
         self.defaultText = defaultText
     }
 
-    package var takesValue: Bool { valueName != nil }
+    var takesValue: Bool { valueName != nil }
 
     /// `-q, --quiet` or `--store DIR`.
     var label: String {
@@ -44,12 +44,12 @@ package struct OptionSpec: Sendable {
 }
 
 /// One positional argument.
-package struct ArgumentSpec: Sendable {
-    package var name: String
-    package var help: String
-    package var isOptional: Bool
+struct ArgumentSpec: Sendable {
+    var name: String
+    var help: String
+    var isOptional: Bool
     /// Takes every remaining positional.
-    package var isVariadic: Bool
+    var isVariadic: Bool
     var kind: ValueKind
     /// The value used when the argument is left out, as help shows it.
     var defaultText: String?
