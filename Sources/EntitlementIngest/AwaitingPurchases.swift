@@ -30,7 +30,7 @@ package struct AwaitingPurchase: Sendable, Equatable {
         return importedAt.map { notifiedAt > $0 } ?? true
     }
 
-    package init(token: String) { self.token = token }
+    init(token: String) { self.token = token }
 
     /// The stored record of `token`, or a fresh one.
     package static func read(_ token: String, in store: EntitlementStore) -> AwaitingPurchase {

@@ -1,6 +1,6 @@
 import Foundation
-@testable import EntitlementBasics
-@testable import EntitlementCLI
+import EntitlementBasics
+import EntitlementCLI
 import EntitlementTestSupport
 
 /// Runs the CLI in-process with captured streams and a fixed clock.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementStore
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementStore
 import EntitlementTestSupport
 
 /// `entitlement import` tests. Every suite nests here, so `swift test --filter Import` runs them all.

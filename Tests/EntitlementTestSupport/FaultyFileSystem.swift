@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-@testable import EntitlementStore
+import EntitlementStore
 
 /// A `FileSystem` over the real one that fails at a chosen step, for fault-injection tests.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-@testable import EntitlementJSON
+import EntitlementJSON
 
 /// Store snapshots are equal when every file has the same bytes and modification time.
 package func sameFiles(_ a: [String: (Data, Date)], _ b: [String: (Data, Date)]) -> Bool {

@@ -1,6 +1,6 @@
 import Foundation
-@testable import EntitlementBasics
-@testable import EntitlementModel
+import EntitlementBasics
+import EntitlementModel
 
 /// Seeded random profiles for the engine's property tests: subscriptions with renewals,
 /// upgrades inside a chain, one-time purchases, grants, refunds and renewal info.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import EntitlementBasics
+import EntitlementBasics
 
 /// The fixed instant the demo store is described at (Fixtures/README.md).
 package let demoDate = ISODate.parse("2026-01-15T12:00:00Z")!

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementJSON
-@testable import EntitlementModel
-@testable import EntitlementRules
+import EntitlementBasics
+import EntitlementJSON
+import EntitlementModel
+import EntitlementRules
 
 /// The pure unit tests: no I/O, no wall clock. Every suite nests here, so
 /// `swift test --filter Unit` runs exactly them and their names never clash

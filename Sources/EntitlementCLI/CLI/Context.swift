@@ -30,7 +30,7 @@ package struct Context: Sendable {
     package var terminalColumns: Int?
     /// The clock and sleep of waits between a vendor API's requests (back-off, `--rate`);
     /// tests pass one that records the waits instead of sleeping.
-    var pacing: Pacing = .real
+    package var pacing: Pacing = .real
     /// `--color auto|always|never`, as given (auto when not).
     var color: ColorChoice = .auto
     /// `-q`/`--quiet`: commands print nothing on standard output and no notes.

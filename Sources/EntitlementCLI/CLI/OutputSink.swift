@@ -144,5 +144,5 @@ package final class OutputSink: Sendable {
     }
 
     /// Everything written so far (captured sinks only).
-    var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
+    package var text: String { state.withLock { String(decoding: $0.buffer, as: UTF8.self) } }
 }

@@ -1,3 +1,4 @@
+import EntitlementIngest
 import FoundationEssentials
 import EntitlementImport
 import EntitlementModel
@@ -81,9 +82,18 @@ struct ImportCommand: RunnableCommand, Equatable {
     func run(_ context: Context) throws(EntitlementError) -> ExitCode {
         let store = try options.store(context, command: Self.spec.name)
         try store.requireExists()
-        var session = ImportSession(command: self, context: context, store: store)
-        let outcomes = try session.run()
-        ImportReport.write(outcomes, session: session)
+        let request = ImportSession.Request(files: files, format: format, user: user, at: at, verify: trust.verify,
+                                            updateConfig: updateConfig, dryRun: dryRun)
+        var session = ImportSession(request, store: store, observer: ImportPresenter(context: context, json: json),
+                                    standardInput: { context.stdin.readAll() })
+        let now = context.now()
+        // The store's App Store identity and trust, resolved as `ingest` and `webhook` resolve them.
+        let settings = trust.verify
+            ? try AppStoreSettings.resolve(store: store, secrets: SecretsFile.load(SecretsFile.location(flag: nil, environment: context.environment)))
+            : AppStoreSettings()
+        let jws = try trust.reader(environment: context.environment, settings: settings, now: now, command: Self.spec.name)
+        let outcomes = try session.run(now: now, jws: jws) { () throws(EntitlementError) in try options.resolvedActor(context, store: store) }
+        ImportReport.write(outcomes, session: session, context: context, json: json)
         // One rule with check --stdin: the worst code of all documents wins.
         return outcomes.compactMap { $0.error?.exitCode }.reduce(.success, ExitCode.worst)
     }

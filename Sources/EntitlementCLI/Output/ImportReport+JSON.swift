@@ -1,3 +1,4 @@
+import EntitlementIngest
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementImport
@@ -12,7 +13,7 @@ extension ImportReport {
         func sum(_ value: (MergeReport) -> Int) -> JSONValue { .int(merges.map(value).reduce(0, +)) }
         var object = JSONObject([
             ("documents", .array(outcomes.map { .object(document($0)) })),
-            ("dry_run", .bool(session.command.dryRun)),
+            ("dry_run", .bool(session.request.dryRun)),
             ("jws_decoded", .int(session.jwsDecoded)),
             // True when at least one JWS was decoded and every one was verified.
             ("signatures_verified", .bool(session.jwsDecoded > 0 && session.jwsVerified == session.jwsDecoded)),
@@ -26,7 +27,7 @@ extension ImportReport {
                 ("transactions", .object(JSONObject([("added", sum(\.transactionsAdded.count)), ("updated", sum(\.transactionsUpdated.count)), ("unchanged", sum(\.transactionsUnchanged.count))]))),
             ]))),
         ])
-        if session.command.dryRun {
+        if session.request.dryRun {
             object["profiles"] = .object(JSONObject(session.resultingProfiles.map { ($0.profile.customerUserID, $0.profile.json) }))
         }
         return object

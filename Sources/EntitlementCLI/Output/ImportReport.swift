@@ -1,3 +1,4 @@
+import EntitlementIngest
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementImport
@@ -7,16 +8,15 @@ import EntitlementRules
 
 /// What `import` prints on stdout: one block per document and the totals (docs/import.md, section 12).
 enum ImportReport {
-    static func write(_ outcomes: [ImportOutcome], session: ImportSession) {
-        let context = session.context
-        if session.command.json {
+    static func write(_ outcomes: [ImportOutcome], session: ImportSession, context: Context, json asJSON: Bool) {
+        if asJSON {
             context.stdout.write(JSONWriter().string(.object(json(outcomes, session: session))))
             return
         }
-        var out = session.command.dryRun ? "Dry run: nothing was written.\n" : ""
+        var out = session.request.dryRun ? "Dry run: nothing was written.\n" : ""
         for outcome in outcomes { out += block(outcome) }
         out += totals(outcomes)
-        if session.command.dryRun, let configuration = session.resultingConfiguration, !session.resultingProfiles.isEmpty {
+        if session.request.dryRun, let configuration = session.resultingConfiguration, !session.resultingProfiles.isEmpty {
             let engine = StatusEngine(configuration: configuration)
             for (profile, date) in session.resultingProfiles {
                 out += "\nThe profile would be, at \(ISODate.format(date)):\n"

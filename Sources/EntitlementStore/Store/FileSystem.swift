@@ -20,14 +20,14 @@ package struct FileSystem: Sendable {
     var startWriteback: @Sendable (_ fd: Int32) -> Int32
     var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
     var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
-    var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
-    var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
+    package var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
+    package var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
     package var chmod: @Sendable (_ path: String, _ mode: mode_t) -> Int32
-    var rename: @Sendable (_ from: String, _ to: String) -> Int32
+    package var rename: @Sendable (_ from: String, _ to: String) -> Int32
     /// A second name for a file; fails with EEXIST rather than replace one (a move that never replaces).
     package var link: @Sendable (_ from: String, _ to: String) -> Int32
     package var unlink: @Sendable (_ path: String) -> Int32
-    var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
+    package var mkdir: @Sendable (_ path: String, _ mode: mode_t) -> Int32
     /// Removes an empty directory.
     var rmdir: @Sendable (_ path: String) -> Int32
     var flock: @Sendable (_ fd: Int32, _ operation: Int32) -> Int32

@@ -75,7 +75,7 @@ enum PackageAccess {
     }
 
     /// Every library module's `package` declarations, and for each module the identifiers
-    /// of the modules under Sources/ that import it.
+    /// of the modules that import it: those under Sources/ and the test support targets.
     static func scan(root: String) throws -> (declarations: [Declaration], usedBy: [String: Set<String>]) {
         let sources = root + "/Sources"
         let modules = try FileManager.default.contentsOfDirectory(atPath: sources).filter {
@@ -94,9 +94,22 @@ enum PackageAccess {
                 declarations += Self.declarations(inFile: file, text: text, module: module)
             }
         }
+        // The test support targets are modules built in every configuration (a release build
+        // too), so they cannot `@testable import`: what they name is used from outside.
+        var consumers = modules
+        for support in ["EntitlementTestSupport", "EntitlementCLITestSupport"] {
+            let folder = "\(root)/Tests/\(support)"
+            for file in ArchitectureMap.swiftFiles(under: folder) {
+                let text = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+                imports[support, default: []].formUnion(DeclaredDependencyTests.importedModules(of: "\(folder)/\(file)", ours: ours))
+                let code = text.split(separator: "\n").filter { !$0.contains("import ") }.joined(separator: "\n")
+                identifiers[support, default: []].formUnion(DeclaredDependencyTests.identifiers(in: code))
+                consumers.append(support)
+            }
+        }
         var usedBy: [String: Set<String>] = [:]
         for module in modules {
-            for consumer in modules where consumer != module && imports[consumer, default: []].contains(module) {
+            for consumer in Set(consumers) where consumer != module && imports[consumer, default: []].contains(module) {
                 usedBy[module, default: []].formUnion(identifiers[consumer, default: []])
             }
         }

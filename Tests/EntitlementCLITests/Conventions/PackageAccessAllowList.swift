@@ -3,6 +3,7 @@
 /// least `package`; a member a consumer reaches by inference (`result.field`) must be too.
 enum PackageAccessAllowList {
     static let entries: [String: String] = [
+        "EntitlementIngest.AwaitingPurchase": "named in the signature of a package member (EntitlementIngest/IngestStatus.swift:19)",
         "EntitlementBasics.Optional.add": "an extension of Optional<WorkCounter>: the engines call counter.add(…) on an optional counter",
         "EntitlementCLI.ExitArena": "named in the signature of a package member (CLI/Context.swift:42)",
         "EntitlementImport.Expressed": "named in the signature of a package member (ImportDocument.swift:146)",

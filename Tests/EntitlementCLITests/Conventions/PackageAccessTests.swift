@@ -3,8 +3,9 @@ import Testing
 import EntitlementTestSupport
 
 /// Access that means something (CONTRIBUTING.md, "Access levels"): a declaration is `package`
-/// only when a module that imports its module names it; everything else is `internal` (the
-/// tests reach it through `@testable import`). EntitlementCLI's only consumer is the
+/// only when a module that imports its module names it (the test support targets count: a
+/// release build compiles them, so they cannot `@testable import`); everything else is
+/// `internal` (the tests reach it through `@testable import`). EntitlementCLI's only consumer is the
 /// executable's `main.swift`, so the CLI keeps `package` on just what that file names.
 ///
 /// The reading is by name, over-approximate on purpose: a member whose name and type name

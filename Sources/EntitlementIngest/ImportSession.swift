@@ -1,7 +1,6 @@
 import FoundationEssentials
 import EntitlementBasics
 import EntitlementImport
-import EntitlementIngest
 import EntitlementJSON
 import EntitlementModel
 import EntitlementRules
@@ -10,7 +9,31 @@ import EntitlementStore
 /// One run of `import` (docs/import.md, section 1): read and map every document with no
 /// lock held, then merge them in order under the writer lock and write each changed file once.
 /// Each document is its own unit: one that fails is reported and left out, the others go on.
-struct ImportSession {
+/// The command line parses the request and presents what the session reports (`ImportObserver`).
+package struct ImportSession {
+    /// What to import and how: the command line's choices, parsed.
+    package struct Request {
+        /// FILEs in order; `-` is standard input, split into its documents.
+        package var files: [String]
+        package var format: Vendor?
+        package var user: String?
+        package var at: Date?
+        /// Signatures are checked (`--no-verify` turns this off).
+        package var verify: Bool
+        package var updateConfig: Bool
+        package var dryRun: Bool
+
+        package init(files: [String], format: Vendor?, user: String?, at: Date?, verify: Bool, updateConfig: Bool, dryRun: Bool) {
+            self.files = files
+            self.format = format
+            self.user = user
+            self.at = at
+            self.verify = verify
+            self.updateConfig = updateConfig
+            self.dryRun = dryRun
+        }
+    }
+
     /// A document to read: a FILE, or one of several documents on standard input.
     struct Unit {
         enum Source {
@@ -22,65 +45,64 @@ struct ImportSession {
         var source: Source
     }
 
-    let command: ImportCommand
-    let context: Context
+    package let request: Request
     let store: EntitlementStore
+    let observer: any ImportObserver
+    /// Standard input's bytes, read when a FILE is `-`.
+    let standardInput: () -> [UInt8]
     /// JWS strings decoded in the whole run.
-    private(set) var jwsDecoded = 0
+    package private(set) var jwsDecoded = 0
     /// Of them, those whose signature was verified.
-    private(set) var jwsVerified = 0
+    package private(set) var jwsVerified = 0
     /// The profiles as they are (or, with --dry-run, would be) after the run, in first-touched order.
-    private(set) var resultingProfiles: [(profile: Profile, at: Date)] = []
+    package private(set) var resultingProfiles: [(profile: Profile, at: Date)] = []
     /// The product configuration after the run (as it would be, with --dry-run).
-    private(set) var resultingConfiguration: ProductConfiguration?
-    private var progress: ImportProgress
+    package private(set) var resultingConfiguration: ProductConfiguration?
     /// The run's commit (team store), renamed once the changed customers are known.
     private var changeDescription: ChangeDescription?
     private var warnedAboutSignatures = false
+    /// The documents read, for the progress of both phases.
+    private var unitCount = 0
     private var configurationForMapping: ProductConfiguration??
 
-    init(command: ImportCommand, context: Context, store: EntitlementStore) {
-        self.command = command
-        self.context = context
+    package init(_ request: Request, store: EntitlementStore, observer: any ImportObserver, standardInput: @escaping () -> [UInt8]) {
+        self.request = request
         self.store = store
-        progress = ImportProgress(stream: context.stderr, width: context.statusWidth)
+        self.observer = observer
+        self.standardInput = standardInput
     }
 
-    mutating func run() throws(EntitlementError) -> [ImportOutcome] {
+    /// Reads and maps every document, then merges and writes under the writer lock (none with
+    /// a dry run). `jws` is the run's one reader (its chain verdicts are cached across the
+    /// documents); `actor` names the team commit's author, asked only when something is written.
+    package mutating func run(now: Date, jws: JWSReader, actor: () throws(EntitlementError) -> String) throws(EntitlementError) -> [ImportOutcome] {
         let units = readUnits()
-        progress.total = units.count
-        let now = context.now()
-        // One reader for the run: chain results are cached across its documents.
-        // The store's App Store identity and trust, resolved as `ingest` and `webhook` resolve them.
-        let settings = command.trust.verify
-            ? try AppStoreSettings.resolve(store: store, secrets: SecretsFile.load(SecretsFile.location(flag: nil, environment: context.environment)))
-            : AppStoreSettings()
-        let jws = try command.trust.reader(environment: context.environment, settings: settings, now: now, command: ImportCommand.spec.name)
+        unitCount = units.count
         var outcomes: [ImportOutcome] = []
         for (index, unit) in units.enumerated() {
-            progress.show("read", index + 1)
+            observer.progress("read", index + 1, of: units.count)
             outcomes += map(unit, now: now, jws: jws)
         }
-        if command.dryRun {
+        if request.dryRun {
             try apply(&outcomes, now: now)
         } else {
-            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name), customers: []), actor: try command.options.resolvedActor(context, store: store))
+            let change = ChangeDescription(summary: ChangeSummary.import(units.map(\.name), customers: []), actor: try actor())
             changeDescription = change
             try store.withWriteLock(change) { () throws(EntitlementError) in try apply(&outcomes, now: now) }
         }
-        progress.clear()
+        observer.clearProgress()
         return outcomes
     }
 
     /// FILEs in argument order; standard input split into its documents.
     private func readUnits() -> [Unit] {
         var units: [Unit] = []
-        for file in command.files {
+        for file in request.files {
             guard file == "-" else {
                 units.append(Unit(name: file, source: .file(file)))
                 continue
             }
-            var pieces = InputSplitter.split(context.stdin.readAll())
+            var pieces = InputSplitter.split(standardInput())
             if pieces.isEmpty { pieces = [InputSplitter.Piece(bytes: [], line: 1, column: 1)] }
             for (index, piece) in pieces.enumerated() {
                 units.append(Unit(name: pieces.count == 1 ? "<stdin>" : "<stdin>#\(index + 1)", source: .piece(piece)))
@@ -97,11 +119,11 @@ struct ImportSession {
         do throws(EntitlementError) {
             switch unit.source {
             case .file(let path):
-                whole = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: command.format, jws: jws)
+                whole = try DocumentMapper.map(try Self.readFile(path), file: unit.name, format: request.format, jws: jws)
             case .piece(let piece):
-                whole = try DocumentMapper.map(piece.bytes, file: unit.name, format: command.format, line: piece.line, column: piece.column, jws: jws)
+                whole = try DocumentMapper.map(piece.bytes, file: unit.name, format: request.format, line: piece.line, column: piece.column, jws: jws)
             }
-            if whole.parts.count > 1, command.user != nil {
+            if whole.parts.count > 1, request.user != nil {
                 throw .usage("\(Terminal.escape(unit.name)): the list holds the subscriptions of \(whole.parts.count) customers; --user would import them all into one user.",
                                              hint: "Leave out --user: each customer's subscriptions are imported into that customer (docs/import.md, section 4).")
             }
@@ -125,15 +147,15 @@ struct ImportSession {
             jwsVerified += document.jwsVerified
             if document.jwsDecoded > document.jwsVerified, !warnedAboutSignatures {
                 warnedAboutSignatures = true
-                warn(command.trust.verify ? "Xcode/LocalTesting JWS are not signed by Apple; accepted unverified (--allow-xcode)."
+                warn(request.verify ? "Xcode/LocalTesting JWS are not signed by Apple; accepted unverified (--allow-xcode)."
                                           : "JWS signatures are not verified (--no-verify); signed App Store data is trusted as given.")
             }
             var warnings = document.warnings
-            ImportResolution.time(of: document, option: command.at, now: now, into: &outcome, warnings: &warnings)
+            ImportResolution.time(of: document, option: request.at, now: now, into: &outcome, warnings: &warnings)
             for warning in warnings { warn(warning, file: unit.name) }
             outcome.warnings = warnings
             var userWarnings: [String] = []
-            try ImportResolution.user(of: document, file: unit.name, option: command.user, into: &outcome, warnings: &userWarnings)
+            try ImportResolution.user(of: document, file: unit.name, option: request.user, into: &outcome, warnings: &userWarnings)
             for warning in userWarnings { warn(warning, file: unit.name) }
             outcome.warnings += userWarnings
         } catch {
@@ -163,7 +185,7 @@ struct ImportSession {
         // Google Play purchases whose document this run imports: no longer awaited (`AwaitingPurchase`).
         var importedPurchases: [String: AwaitingPurchase] = [:]
         for index in outcomes.indices {
-            progress.show("merge", index + 1)
+            observer.progress("merge", index + 1, of: unitCount)
             guard !outcomes[index].failed, let mapped = outcomes[index].document, let time = outcomes[index].time else { continue }
             let document = mapped.settled(at: time, configuration: configuration)
             if document.format == .googleplay, document.hasProfileData {
@@ -211,7 +233,7 @@ struct ImportSession {
             // Verdicts use the document's own mappings either way: they are a property of the document.
             let (extended, added) = ConfigurationExtender.extend(configuration, with: document.productMappings)
             var notices: [String] = []
-            if command.updateConfig {
+            if request.updateConfig {
                 configuration = extended
                 outcomes[index].configAdded = added
             } else {
@@ -225,7 +247,7 @@ struct ImportSession {
         }
         resultingConfiguration = configuration
         resultingProfiles = touched.compactMap { user in (profiles[user] ?? nil).map { ($0, lastTime[user] ?? now) } }
-        guard !command.dryRun else { return }
+        guard !request.dryRun else { return }
         // One commit: the configuration and every changed profile are written together or not at all.
         let changedProfiles = touched.filter(changed.contains).compactMap { profiles[$0] ?? nil }
         if let change = changeDescription {
@@ -253,7 +275,7 @@ struct ImportSession {
         } catch {
             // The id rules of grant: exit 2. `--user` is the command line's mistake (its usage
             // line follows); an id the document names is the document's (`FILE: ` first).
-            if outcome.userSource == .option { return .invalidUserID(error, command: ImportCommand.spec.name) }
+            if outcome.userSource == .option { return .invalidUserID(error, command: "import") }
             return .invalidUserID(error, file: outcome.name)
         }
     }
@@ -274,12 +296,10 @@ struct ImportSession {
 
     private mutating func fail(_ outcome: inout ImportOutcome, _ error: EntitlementError) {
         outcome.error = error
-        progress.clear()
-        CLI(context: context).report(error, json: command.json, in: context)
+        observer.failed(error)
     }
 
     private mutating func warn(_ message: String, file: String? = nil) {
-        progress.clear()
-        context.warning("\(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))")
+        observer.warning("\(file.map { "\(Terminal.escape($0)): " } ?? "")\(Terminal.escape(message))")
     }
 }
