@@ -53,6 +53,14 @@ extension ScannedFields {
         }
     }
 
+    /// The value of a number literal at `range`, as `optionalNumber` reads it; nil when not finite.
+    @inlinable
+    package static func number(_ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let number = DecimalLiteral.exactValue(UnsafeBufferPointer(rebasing: bytes[range])) { return number }
+        guard let number = Double(makeString(range, bytes)), number.isFinite else { return nil }
+        return number
+    }
+
     /// A whole number (`FieldReader.optionalInt`: `Int` of the literal text).
     @inlinable
     package func optionalInt(_ slot: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Int? {

@@ -99,7 +99,7 @@ private struct ProductGroups {
 }
 
 /// The constant text of one purchase object, pretty-printed: what lies between its values.
-private struct PurchaseLayout {
+struct PurchaseLayout {
     var productIndent: [UInt8]
     /// Indexed by the flags is_one_time (4), is_refund (2), is_sandbox (1): the text up to
     /// the opening quote of `purchase_id`'s value.

@@ -36,6 +36,7 @@ extension CheckProfileScanner {
         let environment = try Self.asciiString(fields.values[T.environment], bytes)
         let ownership = try Self.asciiString(fields.values[T.ownershipType], bytes)
         let offerCode = try Self.optionalString(fields.values[T.offerCode])
+        try Self.checkNumber(fields.values[T.price], bytes)
         let transaction = CheckTransaction(
             id: id, original: original, product: product, store: store, entitlement: entitlement, kind: kind, purchasedAt: purchasedAt,
             startsAt: try fields.optionalDate(T.startsAt, bytes), expiresAt: try fields.optionalDate(T.expiresAt, bytes),
@@ -43,16 +44,16 @@ extension CheckProfileScanner {
             grantedAt: try fields.optionalDate(T.grantedAt, bytes),
             isSandbox: environment.map { ByteCursor.equals(bytes, $0, "sandbox") } ?? false,
             isFamilySharing: ownership.map { ByteCursor.equals(bytes, $0, "family_sharing") } ?? false,
-            hasOfferCode: !(offerCode?.isEmpty ?? true), isUpgraded: try fields.optionalBool(T.isUpgraded))
+            hasOfferCode: !(offerCode?.isEmpty ?? true), isUpgraded: try fields.optionalBool(T.isUpgraded),
+            price: Self.numberRange(fields.values[T.price]), currency: try Self.optionalString(fields.values[T.currency]))
         // The other fields: only their types are checked, as the decoder reads them.
         for slot in Self.typeCheckedStrings { _ = try Self.optionalString(fields.values[slot]) }
-        try Self.checkNumber(fields.values[T.price], bytes)
         _ = try fields.optionalObject(T.vendor)
         return transaction
     }
 
     /// The string fields whose type alone is checked (built once: a literal here was an array a transaction).
-    static let typeCheckedStrings = [T.revokedBy, T.currency, T.grantedBy, T.reason, T.idempotencyKey]
+    static let typeCheckedStrings = [T.revokedBy, T.grantedBy, T.reason, T.idempotencyKey]
 
     /// A string's range, nil when absent or null; anything else gives up.
     @inline(__always)
@@ -72,6 +73,13 @@ extension CheckProfileScanner {
         case .string(let range, true): return range
         default: throw Unsupported()
         }
+    }
+
+    /// The literal of a number `checkNumber` accepted; nil when absent or null.
+    @inline(__always)
+    static func numberRange(_ value: ScannedValue) -> Range<Int>? {
+        if case .number(let range) = value { return range }
+        return nil
     }
 
     /// `FieldReader.optionalNumber`: a finite `Double`. A literal of fewer than 300 bytes without

@@ -11,16 +11,19 @@ import EntitlementModel
 /// everything else and on anything where bytes and Swift's `String` rules could differ:
 /// a non-ASCII id, store, type, product, entitlement, environment or ownership type (two
 /// spellings of one string compare equal as `String`s), a `restored_revocations` key, a
-/// store name with a space, more than `maximumTransactions` transactions. The caller then
+/// store name with a space, more than `limit` transactions or renewal infos. The caller then
 /// takes the full path, which answers (or reports the error) as it always has.
 /// One scanner is reused from file to file, so its arrays are allocated once.
 package struct CheckProfileScanner {
     typealias T = ProfileDecoder.TransactionSlot
     typealias R = ProfileDecoder.RenewalSlot
 
-    /// More transactions than this take the full path (the unique-id check here is quadratic).
+    /// `check`'s limit: more transactions (or renewal infos) than this take the full path.
+    /// Up to it ids are compared pairwise; past it (`status --json`, `limit` above) they are hashed.
     static let maximumTransactions = 64
     static let maximumRenewals = 64
+    /// How many transactions, and renewal infos, a file may have before the scanner gives up.
+    let limit: Int
 
     private var topFields = ScannedFields(ProfileDecoder.fieldTable)
     var transactionFields = ScannedFields(Transaction.fieldTable)
@@ -34,13 +37,18 @@ package struct CheckProfileScanner {
     /// The last file's `last_event` object (brackets included), if it has one: `check --json`
     /// reads its `at` (`Profile.lastEventAt` is the full path's reading of the same field).
     package private(set) var lastEvent: Range<Int>?
+    /// The last file's `created_at` and `custom_attributes` object (nil when absent or null).
+    private(set) var createdAt: Date?
+    private(set) var customAttributes: Range<Int>?
 
     /// The duplicate-key log its cursors use (`ByteCursor.keyLog`).
     private var keyLog: [Range<Int>] = []
     /// The engine's list of candidates (`OneEntitlementEngine.accessLevel`), kept for the next file.
     var candidates: [OneEntitlementEngine.Candidate] = []
 
-    package init() {
+    /// `limit` above `maximumTransactions` lets large profiles through (`status --json`).
+    package init(limit: Int = CheckProfileScanner.maximumTransactions) {
+        self.limit = limit
         transactions.reserveCapacity(32)
         renewals.reserveCapacity(8)
         keyLog.reserveCapacity(32)
@@ -93,8 +101,8 @@ package struct CheckProfileScanner {
         profileID = try Self.optionalString(topFields.values[ProfileDecoder.Slot.profileID])
         guard let customer = try Self.optionalString(topFields.values[ProfileDecoder.Slot.customerUserID]), !customer.isEmpty else { throw Unsupported() }
         customerUserID = customer
-        _ = try topFields.optionalDate(ProfileDecoder.Slot.createdAt, bytes)
-        _ = try topFields.optionalObject(ProfileDecoder.Slot.customAttributes)
+        createdAt = try topFields.optionalDate(ProfileDecoder.Slot.createdAt, bytes)
+        customAttributes = try topFields.optionalObject(ProfileDecoder.Slot.customAttributes)
         switch topFields.values[ProfileDecoder.Slot.transactions] {
         case .absent, .null: transactions.removeAll(keepingCapacity: true)
         case .array: break
@@ -108,11 +116,12 @@ package struct CheckProfileScanner {
         cursor.index += 1
         var first = true
         while try cursor.nextElement(first: &first) {
-            guard transactions.count < Self.maximumTransactions else { throw Unsupported() }
+            guard transactions.count < limit else { throw Unsupported() }
             transactions.append(try readTransaction(&cursor))
         }
         // Ids are unique per store (`Profile(json:)`); a transaction without a store is `manual`'s.
         let bytes = cursor.bytes
+        guard transactions.count <= Self.maximumTransactions else { return try checkUniqueIDsHashed(bytes) }
         for (index, transaction) in transactions.enumerated() {
             for earlier in transactions[..<index] where ByteCursor.same(bytes, earlier.id, transaction.id)
                 && Self.sameStore(bytes, earlier.store, transaction.store) {
@@ -135,10 +144,13 @@ package struct CheckProfileScanner {
         cursor.index += 1
         var first = true
         while let key = try cursor.nextKey(first: &first) {
-            guard renewals.count < Self.maximumRenewals, Self.isASCII(cursor.bytes, key) else { throw Unsupported() }
-            for earlier in renewals where cursor.same(earlier.key, key) { throw Unsupported() }
+            guard renewals.count < limit, Self.isASCII(cursor.bytes, key) else { throw Unsupported() }
+            if renewals.count < Self.maximumRenewals {
+                for earlier in renewals where cursor.same(earlier.key, key) { throw Unsupported() }
+            }
             renewals.append(try readRenewal(&cursor, key: key))
         }
+        if renewals.count > Self.maximumRenewals { try checkUniqueRenewalKeysHashed(cursor.bytes) }
     }
 
     /// The renewal info object at the cursor, with the checks of `RenewalInfo(json:)`.

@@ -1,12 +1,12 @@
 import FoundationEssentials
 import Glibc
 
-/// One transaction as `check --stdin` needs it: byte ranges into the profile file and
-/// parsed dates, no `String` and no box. Read by `CheckProfileScanner`, judged by
-/// `OneEntitlementEngine` with the rules of `StatusEngine`.
-struct CheckTransaction {
-    /// The types the engine tells apart; every other type is `other`.
-    enum Kind: UInt8 {
+/// One transaction as `check --stdin` and `status --json` need it: byte ranges into the
+/// profile file and parsed dates, no `String` and no box. Read by `CheckProfileScanner`,
+/// judged by `OneEntitlementEngine` and `FlatStatusEngine` with the rules of `StatusEngine`.
+package struct CheckTransaction {
+    /// The documented types (`TransactionType.Kind`, in its order); every other type is `other`.
+    package enum Kind: UInt8 {
         case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
         case nonConsumablePurchase, consumablePurchase, manualGrant, other
 
@@ -30,41 +30,47 @@ struct CheckTransaction {
         }
     }
 
-    var id: Range<Int>
-    var original: Range<Int>
+    package var id: Range<Int>
+    package var original: Range<Int>
     /// Nil when absent or null.
-    var product: Range<Int>?
+    package var product: Range<Int>?
     /// Nil when absent or null (the store is then `manual`).
-    var store: Range<Int>?
+    package var store: Range<Int>?
     var entitlement: Range<Int>?
-    var kind: Kind
-    var purchasedAt: Date
+    package var kind: Kind
+    package var purchasedAt: Date
     var startsAt: Date?
-    var expiresAt: Date?
-    var revokedAt: Date?
+    package var expiresAt: Date?
+    package var revokedAt: Date?
     var revocationReason: Range<Int>?
     var grantedAt: Date?
     /// `environment` is `sandbox`.
-    var isSandbox: Bool
+    package var isSandbox: Bool
     /// `ownership_type` is `family_sharing`.
     var isFamilySharing: Bool
     /// `offer_code` is a non-empty string.
     var hasOfferCode: Bool
     var isUpgraded: Bool?
+    /// The `price` literal (read by `status --json` only), and `currency` (any text).
+    package var price: Range<Int>?
+    package var currency: Range<Int>?
 
-    var effectiveStart: Date { startsAt ?? purchasedAt }
-    var isManualGrant: Bool { kind == .manualGrant }
-    var isConsumable: Bool { kind == .consumablePurchase }
+    package var effectiveStart: Date { startsAt ?? purchasedAt }
+    package var isManualGrant: Bool { kind == .manualGrant }
+    /// `status --json` lists it under `subscriptions` (`ProfileJSON.isSubscription`): a renewing
+    /// type, or an undocumented one with an expiry.
+    package var showsAsSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue || (kind == .other && expiresAt != nil) }
+    package var isConsumable: Bool { kind == .consumablePurchase }
     /// `Transaction.recordedAt`.
     var recordedAt: Date { isManualGrant ? (grantedAt ?? purchasedAt) : purchasedAt }
 }
 
 /// One subscription's renewal info, keyed by the byte range of its `original_transaction_id`.
-struct CheckRenewal {
+package struct CheckRenewal {
     var key: Range<Int>
-    var willRenew: Bool?
-    var unsubscribedAt: Date?
-    var billingIssueDetectedAt: Date?
+    package var willRenew: Bool?
+    package var unsubscribedAt: Date?
+    package var billingIssueDetectedAt: Date?
     var gracePeriodExpiresAt: Date?
     var isInBillingRetry: Bool?
     var isPaused: Bool?
