@@ -29,7 +29,7 @@ extension StatusCommand {
         var wanted = userID
         let sameCustomer = wanted.withUTF8 { JSONKey.compare(UnsafeBufferPointer(rebasing: bytes[scanner.customerUserID]), $0) == 0 }
         guard sameCustomer else { return false }
-        let flat = FlatProfile(scanner, bytes: bytes, at: date)
+        let flat = FlatProfile(&scanner, bytes: bytes, at: date)
         let ids = engine.entitlementIDs(for: flat).sorted(by: JSONKey.precedes)
         ProfileJSON.render(flat, levels: engine.accessLevels(of: ids, in: flat), engine: engine, into: sink)
         return true

@@ -113,6 +113,9 @@ package struct CheckProfileScanner {
 
     private mutating func readTransactions(_ cursor: inout ByteCursor) throws(Unsupported) {
         transactions.removeAll(keepingCapacity: true)
+        // Past `check`'s limit, room for as many as the file could hold (each takes well over
+        // 128 bytes): reserved and never written costs nothing, while growing copied them a dozen times.
+        if limit > Self.maximumTransactions { transactions.reserveCapacity(max(64, cursor.bytes.count / 128)) }
         cursor.index += 1
         var first = true
         while try cursor.nextElement(first: &first) {

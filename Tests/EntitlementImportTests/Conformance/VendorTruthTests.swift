@@ -74,8 +74,8 @@ struct VendorTruthCase: Sendable, CustomTestStringConvertible {
         var documentedRefusal = false
     }
 
-    func run() -> Outcome {
-        var outcome = Outcome()
+    /// A fresh store with the case's configuration, and its documents imported into it.
+    func imported() -> (store: ImportTests.Store, result: CLIResult) {
         let folder = VendorTruth.root + "/" + vendor
         let options = value["import"]
         var entitlements: [(String, JSONValue)] = []
@@ -87,7 +87,12 @@ struct VendorTruthCase: Sendable, CustomTestStringConvertible {
         var arguments = (value["documents"]?.arrayValue ?? []).compactMap { $0.stringValue.map { folder + "/" + $0 } }
         if let user = options?["user"]?.stringValue { arguments += ["--user", user] }
         if let at = options?["at"]?.stringValue { arguments += ["--at", at] }
-        let imported = store.importing(arguments)
+        return (store, store.importing(arguments))
+    }
+
+    func run() -> Outcome {
+        var outcome = Outcome()
+        let (store, imported) = imported()
         if let refusal = value["import_documented"] {
             let expected = refusal["ours_exit"]?.intValue.map(Int32.init)
             if imported.exitCode == expected {
