@@ -15,10 +15,8 @@ extension StatusCommand {
     func renderFlat(store: EntitlementStore, configuration: ProductConfiguration, at date: Date, into sink: ByteSink) -> Bool {
         guard output.format == .json, !explain, case .user(let userID) = lookup,
               let engine = FlatStatusEngine(configuration: configuration, environment: environment),
-              let bytes = try? store.fileSystem.readFile(store.profilePath(for: userID)), !bytes.isEmpty else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            Self.renderFlat(buffer, userID: userID, engine: engine, at: date, into: sink)
-        }
+              let file = ProfileBytes.read(userID, in: store) else { return false }
+        return file.withBytes { Self.renderFlat($0, userID: userID, engine: engine, at: date, into: sink) }
     }
 
     /// The flat path over a profile file's bytes; false, having written nothing, where the full path must answer.

@@ -105,10 +105,25 @@ final class ProfileFileReader {
     }
 
     private func grow(to size: Int) {
-        let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, buffer.count * 2), alignment: 16)
+        let larger = Self.allocate(max(size, buffer.count * 2))
         larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         buffer.deallocate()
         buffer = larger
+    }
+
+    /// A transparent huge page: 2 MiB.
+    static let hugePage = 2 << 20
+
+    /// Room for a file of `byteCount` bytes. From 2 MiB up (a profile of 10,000 transactions
+    /// is 4 MB), whole huge pages, aligned and marked for the kernel (`MADV_HUGEPAGE`): each
+    /// 4 KiB page the read first touches costs a fault, a millisecond per 4 MB here, each huge
+    /// page one. Where the kernel does not do huge pages, the mark is refused and changes nothing.
+    static func allocate(_ byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        guard byteCount >= hugePage else { return .allocate(byteCount: byteCount, alignment: 16) }
+        let rounded = (byteCount + hugePage - 1) / hugePage * hugePage
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: rounded, alignment: hugePage)
+        _ = try? systemCall("madvise") { madvise(buffer.baseAddress!, rounded, MADV_HUGEPAGE) }
+        return buffer
     }
 }
 
