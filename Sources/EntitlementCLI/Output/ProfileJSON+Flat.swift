@@ -54,7 +54,7 @@ extension ProfileJSON {
             out.key("is_lifetime"); out.bool(transaction.expiresAt == nil)
             out.key("is_refund"); out.bool(transaction.revokedAt != nil)
             out.key("is_sandbox"); out.bool(transaction.isSandbox)
-            out.key("period_type"); out.string(FlatStatusEngine.periodType(of: transaction.kind).rawValue)
+            out.key("period_type"); out.string(transaction.periodType.rawValue)
             out.key("renewed_at"); out.date(sameBytes(flat, first.id, transaction.id) ? nil : transaction.purchasedAt)
             out.key("starts_at"); out.date(transaction.effectiveStart)
             out.key("store"); writeStore(flat, transaction.store, into: out.sink)

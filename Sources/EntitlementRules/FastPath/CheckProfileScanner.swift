@@ -60,6 +60,7 @@ package struct CheckProfileScanner {
         transactions.removeAll(keepingCapacity: true)
         renewals.removeAll(keepingCapacity: true)
         lastEvent = nil
+        guard bytes.count <= ByteSpan.maximumFile else { throw Unsupported() }
         var cursor = ByteCursor(bytes)
         // The cursor's duplicate-key log is this scanner's, kept from file to file.
         swap(&cursor.keyLog, &keyLog)

@@ -6,7 +6,7 @@ import Glibc
 /// judged by `OneEntitlementEngine` and `FlatStatusEngine` with the rules of `StatusEngine`.
 package struct CheckTransaction {
     /// The documented types (`TransactionType.Kind`, in its order); every other type is `other`.
-    package enum Kind: UInt8 {
+    enum Kind: UInt8 {
         case subscriptionStarted, subscriptionRenewed, trialStarted, introStarted, introRenewed
         case nonConsumablePurchase, consumablePurchase, manualGrant, other
 
@@ -30,20 +30,12 @@ package struct CheckTransaction {
         }
     }
 
-    package var id: Range<Int>
-    package var original: Range<Int>
-    /// Nil when absent or null.
-    package var product: Range<Int>?
-    /// Nil when absent or null (the store is then `manual`).
-    package var store: Range<Int>?
-    var entitlement: Range<Int>?
-    package var kind: Kind
-    package var purchasedAt: Date
-    var startsAt: Date?
-    package var expiresAt: Date?
-    package var revokedAt: Date?
-    var revocationReason: Range<Int>?
-    var grantedAt: Date?
+    // Kept compact (112 bytes, not 264): `status --json` holds 10,000 at once, and each
+    // page of them first touched costs a fault. The properties below read and write them.
+    private var spans: (id: ByteSpan, original: ByteSpan, product: ByteSpan, store: ByteSpan, entitlement: ByteSpan,
+                        revocationReason: ByteSpan, price: ByteSpan, currency: ByteSpan)
+    private var dates: (purchasedAt: Date, startsAt: StoredDate, expiresAt: StoredDate, revokedAt: StoredDate, grantedAt: StoredDate)
+    var kind: Kind
     /// `environment` is `sandbox`.
     package var isSandbox: Bool
     /// `ownership_type` is `family_sharing`.
@@ -51,16 +43,51 @@ package struct CheckTransaction {
     /// `offer_code` is a non-empty string.
     var hasOfferCode: Bool
     var isUpgraded: Bool?
+
+    init(id: Range<Int>, original: Range<Int>, product: Range<Int>?, store: Range<Int>?, entitlement: Range<Int>?, kind: Kind,
+         purchasedAt: Date, startsAt: Date?, expiresAt: Date?, revokedAt: Date?, revocationReason: Range<Int>?, grantedAt: Date?,
+         isSandbox: Bool, isFamilySharing: Bool, hasOfferCode: Bool, isUpgraded: Bool?, price: Range<Int>?, currency: Range<Int>?) {
+        spans = (ByteSpan(id), ByteSpan(original), ByteSpan(product), ByteSpan(store), ByteSpan(entitlement), ByteSpan(revocationReason),
+                 ByteSpan(price), ByteSpan(currency))
+        dates = (purchasedAt, StoredDate(startsAt), StoredDate(expiresAt), StoredDate(revokedAt), StoredDate(grantedAt))
+        self.kind = kind
+        self.isSandbox = isSandbox
+        self.isFamilySharing = isFamilySharing
+        self.hasOfferCode = hasOfferCode
+        self.isUpgraded = isUpgraded
+    }
+
+    package var id: Range<Int> { spans.id.present }
+    package var original: Range<Int> { spans.original.present }
+    /// Nil when absent or null.
+    package var product: Range<Int>? { spans.product.range }
+    /// Nil when absent or null (the store is then `manual`).
+    package var store: Range<Int>? { spans.store.range }
+    var entitlement: Range<Int>? { spans.entitlement.range }
+    package var purchasedAt: Date { dates.purchasedAt }
+    var startsAt: Date? { dates.startsAt.date }
+    package var expiresAt: Date? { dates.expiresAt.date }
+    package var revokedAt: Date? {
+        get { dates.revokedAt.date }
+        set { dates.revokedAt = StoredDate(newValue) }
+    }
+    var revocationReason: Range<Int>? {
+        get { spans.revocationReason.range }
+        set { spans.revocationReason = ByteSpan(newValue) }
+    }
+    var grantedAt: Date? { dates.grantedAt.date }
     /// The `price` literal (read by `status --json` only), and `currency` (any text).
-    package var price: Range<Int>?
-    package var currency: Range<Int>?
+    var price: Range<Int>? { spans.price.range }
+    var currency: Range<Int>? { spans.currency.range }
 
     package var effectiveStart: Date { startsAt ?? purchasedAt }
-    package var isManualGrant: Bool { kind == .manualGrant }
+    var isManualGrant: Bool { kind == .manualGrant }
     /// `status --json` lists it under `subscriptions` (`ProfileJSON.isSubscription`): a renewing
     /// type, or an undocumented one with an expiry.
-    package var showsAsSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue || (kind == .other && expiresAt != nil) }
+    var showsAsSubscription: Bool { kind.rawValue <= Kind.introRenewed.rawValue || (kind == .other && expiresAt != nil) }
     package var isConsumable: Bool { kind == .consumablePurchase }
+    /// `StatusEngine.periodType(of:)`.
+    package var periodType: PeriodType { FlatStatusEngine.periodType(of: kind) }
     /// `Transaction.recordedAt`.
     var recordedAt: Date { isManualGrant ? (grantedAt ?? purchasedAt) : purchasedAt }
 }

@@ -45,7 +45,7 @@ extension FlatStatusEngine {
     }
 
     /// `StatusEngine.periodType(of:)`.
-    package static func periodType(of kind: CheckTransaction.Kind) -> PeriodType {
+    static func periodType(of kind: CheckTransaction.Kind) -> PeriodType {
         switch kind {
         case .trialStarted: return .trial
         case .introStarted, .introRenewed: return .intro

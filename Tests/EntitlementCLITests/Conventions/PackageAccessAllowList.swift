@@ -25,6 +25,8 @@ enum PackageAccessAllowList {
         "EntitlementJSON.JSONSyntaxError": "named in the signature of a package member (JSONParser.swift:20)",
         "EntitlementModel.RestoreError": "named in the signature of a package member (Errors/EntitlementError.swift:26)",
         "EntitlementModel.VendorAPIError": "named in the signature of a package member (Errors/EntitlementError.swift:60)",
+        "EntitlementRules.CheckRenewal": "named in the signature of a package member (FastPath/FlatProfile.swift: renewal(of:))",
+        "EntitlementRules.CheckTransaction": "named in the signature of a package member (FastPath/FlatProfile.swift: transactions)",
         "EntitlementRules.Consideration": "named in the signature of a package member (Engine/TransactionVerdict.swift:57)",
         "EntitlementRules.GrantType": "named in the signature of a package member (Engine/AccessLevel.swift:26)",
         "EntitlementRules.IgnoredRecord": "named in the signature of a package member (Engine/KnownProfile.swift:43)",
