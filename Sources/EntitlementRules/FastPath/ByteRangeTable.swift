@@ -7,10 +7,11 @@ import Glibc
 /// Equal bytes are one entry; the callers use it only for ASCII, where byte equality is
 /// `String` equality. A `tag` keeps equal bytes apart (a transaction id in two stores).
 struct ByteRangeTable {
-    /// The first range seen of each number.
-    private(set) var ranges: [Range<Int>] = []
+    /// The first range seen of each number, its tag and its hash's low half (16 bytes an entry:
+    /// a table of 10,000 ids is then 40 pages to touch, not 70).
+    private var spans: [ByteSpan] = []
     private var tags: [Int32] = []
-    private var hashes: [UInt64] = []
+    private var hashes: [UInt32] = []
     /// Number + 1 per slot; 0 is an empty slot.
     private var slots: [Int32]
     private var mask: Int
@@ -20,12 +21,15 @@ struct ByteRangeTable {
         while capacity < 2 * expected { capacity *= 2 }
         slots = Array(repeating: 0, count: capacity)
         mask = capacity - 1
-        ranges.reserveCapacity(expected)
+        spans.reserveCapacity(expected)
         tags.reserveCapacity(expected)
         hashes.reserveCapacity(expected)
     }
 
-    var count: Int { ranges.count }
+    var count: Int { spans.count }
+
+    /// The range of `number`'s first appearance.
+    func range(of number: Int) -> Range<Int> { spans[number].present }
 
     /// The number of `bytes[range]` with `tag`, given the next free one when it is new.
     mutating func number(_ range: Range<Int>, tag: Int32 = 0, in bytes: UnsafeBufferPointer<UInt8>) -> (number: Int32, isNew: Bool) {
@@ -34,17 +38,18 @@ struct ByteRangeTable {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let number = Int(slots[slot] - 1)
-            if hashes[number] == hash, tags[number] == tag, Self.same(key, UnsafeBufferPointer(rebasing: bytes[ranges[number]])) {
+            if hashes[number] == UInt32(truncatingIfNeeded: hash), tags[number] == tag,
+               Self.same(key, UnsafeBufferPointer(rebasing: bytes[spans[number].present])) {
                 return (Int32(number), false)
             }
             slot = (slot + 1) & mask
         }
-        let number = Int32(ranges.count)
-        ranges.append(range)
+        let number = Int32(spans.count)
+        spans.append(ByteSpan(range))
         tags.append(tag)
-        hashes.append(hash)
+        hashes.append(UInt32(truncatingIfNeeded: hash))
         slots[slot] = number + 1
-        if ranges.count * 2 > slots.count { grow() }
+        if spans.count * 2 > slots.count { grow() }
         return (number, true)
     }
 
@@ -54,7 +59,8 @@ struct ByteRangeTable {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let number = Int(slots[slot] - 1)
-            if hashes[number] == hash, tags[number] == tag, Self.same(key, UnsafeBufferPointer(rebasing: bytes[ranges[number]])) {
+            if hashes[number] == UInt32(truncatingIfNeeded: hash), tags[number] == tag,
+               Self.same(key, UnsafeBufferPointer(rebasing: bytes[spans[number].present])) {
                 return Int32(number)
             }
             slot = (slot + 1) & mask
@@ -66,7 +72,8 @@ struct ByteRangeTable {
         slots = Array(repeating: 0, count: slots.count * 2)
         mask = slots.count - 1
         for number in hashes.indices {
-            var slot = Int(truncatingIfNeeded: hashes[number]) & mask
+            // The slot bits are the hash's low ones, which `hashes` keeps (the table stays under 2^32 slots).
+            var slot = Int(hashes[number]) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(number + 1)
         }

@@ -102,9 +102,9 @@ extension FlatProfile {
     }
 
     /// Where the id of product number `number` is in the file.
-    package func productRange(_ number: Int) -> Range<Int> { products.ranges[number] }
+    package func productRange(_ number: Int) -> Range<Int> { products.range(of: number) }
 
     private func productBytes(_ number: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[products.ranges[number]])
+        UnsafeBufferPointer(rebasing: bytes[products.range(of: number)])
     }
 }

@@ -6,37 +6,37 @@ extension FlatProfile {
     /// superseded by the first one that starts later, when that start is before its expiry;
     /// the last one is superseded with no successor when marked upgraded.
     mutating func findSupersessions() {
-        supersededAt = Array(repeating: nil, count: transactions.count)
+        superseded = Array(repeating: StoredSupersession(nil), count: transactions.count)
         // The chains as runs of one array, by original number, each in file order (a counting sort).
-        var starts = [Int](repeating: 0, count: originals.count + 1)
+        var starts = [Int32](repeating: 0, count: originals.count + 1)
         func inChain(_ transaction: CheckTransaction) -> Bool { !transaction.isConsumable && !transaction.isManualGrant }
         for index in transactions.indices where inChain(transactions[index]) { starts[Int(original[index]) + 1] += 1 }
         for number in 0..<originals.count { starts[number + 1] += starts[number] }
-        var order = [Int](repeating: 0, count: starts[originals.count])
+        var order = [Int32](repeating: 0, count: Int(starts[originals.count]))
         var fill = starts
         for index in transactions.indices where inChain(transactions[index]) {
             let number = Int(original[index])
-            order[fill[number]] = index
+            order[Int(fill[number])] = Int32(index)
             fill[number] += 1
         }
         let bytes = self.bytes
         transactions.withUnsafeBufferPointer { transactions in
             for number in 0..<originals.count where starts[number + 1] - starts[number] > 0 {
-                let chain = starts[number]..<starts[number + 1]
+                let chain = Int(starts[number])..<Int(starts[number + 1])
                 order[chain].sort {
-                    let a = transactions[$0].effectiveStart, b = transactions[$1].effectiveStart
-                    return a != b ? a < b : OneEntitlementEngine.lessID(transactions[$0].id, transactions[$1].id, bytes)
+                    let a = transactions[Int($0)].effectiveStart, b = transactions[Int($1)].effectiveStart
+                    return a != b ? a < b : OneEntitlementEngine.lessID(transactions[Int($0)].id, transactions[Int($1)].id, bytes)
                 }
                 var next = chain.lowerBound
                 for position in chain {
-                    let index = order[position]
+                    let index = Int(order[position])
                     let start = transactions[index].effectiveStart
                     next = max(next, position + 1)
-                    while next < chain.upperBound, transactions[order[next]].effectiveStart <= start { next += 1 }
-                    if next < chain.upperBound, transactions[order[next]].effectiveStart < (transactions[index].expiresAt ?? .distantFuture) {
-                        supersededAt[index] = .some(transactions[order[next]].effectiveStart)
+                    while next < chain.upperBound, transactions[Int(order[next])].effectiveStart <= start { next += 1 }
+                    if next < chain.upperBound, transactions[Int(order[next])].effectiveStart < (transactions[index].expiresAt ?? .distantFuture) {
+                        superseded[index] = StoredSupersession(.some(transactions[Int(order[next])].effectiveStart))
                     } else if transactions[index].isUpgraded == true, next == chain.upperBound {
-                        supersededAt[index] = .some(nil)
+                        superseded[index] = StoredSupersession(.some(nil))
                     }
                 }
             }

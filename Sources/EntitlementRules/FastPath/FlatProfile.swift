@@ -19,9 +19,8 @@ package struct FlatProfile {
     package private(set) var original: [Int32] = []
     /// Per transaction: the number of its product in `products`; -1 without one.
     package private(set) var product: [Int32] = []
-    /// Per transaction: nil when not superseded, else when (`.some(nil)`: marked upgraded, the
-    /// replacing transaction unknown), as `Supersession.all` finds it.
-    var supersededAt: [Date??] = []
+    /// Per transaction: whether and when it was superseded (`supersededAt(_:)`), as `Supersession.all` finds it.
+    var superseded: [StoredSupersession] = []
     /// The renewal infos as known at `date`, and which one each original id has (-1: none).
     var renewals: [CheckRenewal]
     var renewalOfOriginal: [Int32] = []
@@ -105,8 +104,12 @@ package struct FlatProfile {
 
     /// When access from the transaction at `position` ends (`Supersession.end`).
     package func end(of position: Int) -> Date? {
-        OneEntitlementEngine.end(of: transactions[position], supersededAt[position])
+        OneEntitlementEngine.end(of: transactions[position], superseded[position].value)
     }
+
+    /// Nil when the transaction at `position` was not superseded, else when (`.some(nil)`:
+    /// marked upgraded, the replacing transaction unknown).
+    func supersededAt(_ position: Int) -> Date?? { superseded[position].value }
 
     /// `Profile.asKnown(at:)` of the renewal infos: facts dated after `date` undone.
     private mutating func makeRenewalsKnown() {

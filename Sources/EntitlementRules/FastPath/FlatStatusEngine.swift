@@ -30,8 +30,8 @@ package struct FlatStatusEngine {
     package func entitlementIDs(for flat: FlatProfile) -> [String] {
         var ids = configuration.entitlementIDs
         var seen = Set(ids)
-        for range in flat.grantedEntitlements.ranges {
-            let id = OneEntitlementEngine.text(flat.bytes, range)
+        for number in 0..<flat.grantedEntitlements.count {
+            let id = OneEntitlementEngine.text(flat.bytes, flat.grantedEntitlements.range(of: number))
             if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
@@ -40,26 +40,26 @@ package struct FlatStatusEngine {
     /// The access level of each of `ids` (`StatusEngine.evaluate(_:in:).accessLevel`).
     package func accessLevels(of ids: [String], in flat: FlatProfile) -> [AccessLevel] {
         let index = UnlockIndex(flat)
-        var chainEnd = [Date?](repeating: nil, count: flat.originals.count)
+        var chainEnd = [StoredDate](repeating: StoredDate(nil), count: flat.originals.count)
         return ids.map { accessLevel($0, candidates: index.positions(unlocking: $0, configuration: configuration, flat), in: flat, chainEnd: &chainEnd) }
     }
 
     /// One entitlement, over its candidates' positions (in file order); `chainEnd` is all nil
     /// on entry and on return.
-    private func accessLevel(_ id: String, candidates positions: [Int], in flat: FlatProfile, chainEnd: inout [Date?]) -> AccessLevel {
+    private func accessLevel(_ id: String, candidates positions: [Int], in flat: FlatProfile, chainEnd: inout [StoredDate]) -> AccessLevel {
         guard !positions.isEmpty else { return AccessLevel(id: id, state: .never) }
-        var candidates = positions.map { OneEntitlementEngine.Candidate(index: $0, verdict: .consumable, end: flat.end(of: $0), supersededAt: flat.supersededAt[$0]) }
+        var candidates = positions.map { OneEntitlementEngine.Candidate(index: $0, verdict: .consumable, end: flat.end(of: $0), supersededAt: flat.supersededAt($0)) }
         // The latest access end of each subscription: only that transaction can be in grace.
         for candidate in candidates {
             guard let end = candidate.end else { continue }
             let number = Int(flat.original[candidate.index])
-            if chainEnd[number].map({ end > $0 }) ?? true { chainEnd[number] = end }
+            if chainEnd[number].date.map({ end > $0 }) ?? true { chainEnd[number] = StoredDate(end) }
         }
         for position in candidates.indices {
             let candidate = candidates[position]
-            candidates[position].verdict = verdict(candidate.index, end: candidate.end, chainEnd: chainEnd[Int(flat.original[candidate.index])], in: flat)
+            candidates[position].verdict = verdict(candidate.index, end: candidate.end, chainEnd: chainEnd[Int(flat.original[candidate.index])].date, in: flat)
         }
-        for candidate in candidates { chainEnd[Int(flat.original[candidate.index])] = nil }
+        for candidate in candidates { chainEnd[Int(flat.original[candidate.index])] = StoredDate(nil) }
         guard let decider = OneEntitlementEngine(id, configuration: configuration, environment: environment),
               let (decisive, state) = decider.decide(candidates, known: flat.transactions, flat.bytes)
         else { return AccessLevel(id: id, state: .never) }
@@ -74,7 +74,7 @@ package struct FlatStatusEngine {
         guard includes(transaction) else { return .excluded }
         if let revokedAt = transaction.revokedAt, revokedAt <= date { return .revoked }
         if transaction.effectiveStart > date { return .notStarted }
-        if let supersededAt = flat.supersededAt[position], supersededAt.map({ $0 <= date }) ?? true { return .superseded(at: supersededAt) }
+        if let supersededAt = flat.supersededAt(position), supersededAt.map({ $0 <= date }) ?? true { return .superseded(at: supersededAt) }
         guard let expiresAt = end else { return .givesAccess(until: nil) }
         if expiresAt > date { return .givesAccess(until: expiresAt) }
         if chainEnd == expiresAt, let graceUntil = flat.renewal(of: position)?.gracePeriodExpiresAt, graceUntil > date {
@@ -104,30 +104,30 @@ package struct FlatStatusEngine {
 /// its entitlement (`TransactionIndex`), each list in file order.
 private struct UnlockIndex {
     /// Positions, grouped by key: products by number, then granted entitlements.
-    var order: [Int] = []
+    var order: [Int32] = []
     var starts: [Int]
 
     init(_ flat: FlatProfile) {
         let productCount = flat.products.count
-        var keys = [Int](repeating: -1, count: flat.transactions.count)
+        var keys = [Int32](repeating: -1, count: flat.transactions.count)
         for (position, transaction) in flat.transactions.enumerated() {
             if transaction.isManualGrant {
                 guard let entitlement = transaction.entitlement,
                       let number = flat.grantedEntitlements.find(UnsafeBufferPointer(rebasing: flat.bytes[entitlement]), in: flat.bytes) else { continue }
-                keys[position] = productCount + Int(number)
+                keys[position] = Int32(productCount) + number
             } else if flat.product[position] >= 0 {
-                keys[position] = Int(flat.product[position])
+                keys[position] = flat.product[position]
             }
         }
         let keyCount = productCount + flat.grantedEntitlements.count
         starts = [Int](repeating: 0, count: keyCount + 1)
-        for key in keys where key >= 0 { starts[key + 1] += 1 }
+        for key in keys where key >= 0 { starts[Int(key) + 1] += 1 }
         for key in 0..<keyCount { starts[key + 1] += starts[key] }
-        order = [Int](repeating: 0, count: starts[keyCount])
+        order = [Int32](repeating: 0, count: starts[keyCount])
         var fill = starts
         for (position, key) in keys.enumerated() where key >= 0 {
-            order[fill[key]] = position
-            fill[key] += 1
+            order[fill[Int(key)]] = Int32(position)
+            fill[Int(key)] += 1
         }
     }
 
@@ -142,7 +142,7 @@ private struct UnlockIndex {
         var text = entitlement
         if let number = text.withUTF8({ flat.grantedEntitlements.find($0, in: flat.bytes) }) { keys.append(flat.products.count + Int(number)) }
         var result: [Int] = []
-        for key in keys { result += order[starts[key]..<starts[key + 1]] }
+        for key in keys { result += order[starts[key]..<starts[key + 1]].lazy.map { Int($0) } }
         if keys.count > 1 { result.sort() }
         return result
     }
