@@ -26,10 +26,14 @@ package struct ScannedFields {
     /// at the cursor when the key is the one predicted.
     @usableFromInline let quotedKeys: [UInt8]
     @usableFromInline let quotedRanges: [Range<Int>]
-    /// The slots of the previous object's keys in their order (-1: a key the table does
-    /// not know): objects of an array are usually written with the same keys in the same
-    /// order, so the key at each position is first compared with that one.
-    @usableFromInline var order: [Int] = []
+    /// Per slot, the slot of the key that followed it in the last object that had it (-1:
+    /// none known yet); at `table.keys.count`, the first key of the last object, and one
+    /// past, the key that followed a key the table does not know. Objects of an array are
+    /// usually written with their keys in one order, some keys absent from some objects
+    /// (a consumable has no `expires_at`): each key is first compared with the one that
+    /// followed the previous key last time, so an absent key costs one miss, not a miss at
+    /// every later position as a prediction by position did.
+    @usableFromInline var successor: [Int]
 
     package init(_ table: FieldTable, interning: Bool = false) {
         self.table = table
@@ -49,7 +53,7 @@ package struct ScannedFields {
         }
         self.quotedKeys = quotedKeys
         self.quotedRanges = quotedRanges
-        order.reserveCapacity(32)
+        successor = Array(repeating: -1, count: table.keys.count + 2)
         values = Array(repeating: .absent, count: table.keys.count)
     }
 
@@ -89,11 +93,13 @@ package struct ScannedFields {
         let unknownKeys = cursor.beginKeys()
         defer { cursor.endKeys(unknownKeys) }
         var first = true
-        var position = 0
+        let unknownSlot = successor.count - 1
+        var previous = successor.count - 2
         while try cursor.toNextKey(first: &first) {
             var slot = -1
-            if position < order.count, order[position] >= 0, skipPredictedKey(order[position], &cursor) {
-                slot = order[position]
+            let predicted = successor[previous]
+            if predicted >= 0, skipPredictedKey(predicted, &cursor) {
+                slot = predicted
             } else {
                 let (key, _) = try cursor.string()
                 if let known = self.slot(key, cursor.bytes) {
@@ -103,15 +109,16 @@ package struct ScannedFields {
                     try cursor.addKey(key, since: unknownKeys)
                     try unknown(&cursor, key)
                 }
-                remember(slot, at: position)
+                successor[previous] = slot
             }
             if slot >= 0 {
                 try cursor.toValue()
                 try set(slot, try cursor.value())
+                previous = slot
+            } else {
+                previous = unknownSlot
             }
-            position += 1
         }
-        if position < order.count { order.removeSubrange(position...) }
         return start..<cursor.index
     }
 
@@ -120,16 +127,6 @@ package struct ScannedFields {
     func skipPredictedKey(_ slot: Int, _ cursor: inout ByteCursor) -> Bool {
         let range = quotedRanges[slot]
         return quotedKeys.withUnsafeBufferPointer { cursor.skipKey(UnsafeBufferPointer(rebasing: $0[range])) }
-    }
-
-    /// Records that the object's key at `position` was `slot`'s (-1: unknown), for the next object.
-    @inlinable
-    mutating func remember(_ slot: Int, at position: Int) {
-        if position < order.count {
-            order[position] = slot
-        } else if position == order.count, position < 64 {
-            order.append(slot)
-        }
     }
 
     // MARK: Typed reads (FieldReader's rules; the others in ScannedFields+Typed)
