@@ -7,10 +7,11 @@ import EntitlementModel
 /// It reads no clock and no files. docs/status-rules.md describes every rule here.
 ///
 /// Its twins, for speed, live beside it in this module and follow it rule for rule:
-/// `OneEntitlementEngine` (FastPath/: one entitlement from a profile's bytes, for `check`)
-/// and `ProfilePrefilter` (Queries/: which files `find` need not decode). A change to a
-/// rule here changes them too; `FastCheckTests`, `FastCheckStoreTests` and `FindQueryTests`
-/// compare their answers with this engine's.
+/// `OneEntitlementEngine` (FastPath/: one entitlement from a profile's bytes, for `check`),
+/// `FlatStatusEngine` (FastPath/: every entitlement over flat transactions, for
+/// `status --json`) and `ProfilePrefilter` (Queries/: which files `find` need not decode).
+/// A change to a rule here changes them too; `FastCheckTests`, `FastCheckStoreTests`,
+/// `FlatStatusTests` and `FindQueryTests` compare their answers with this engine's.
 package struct StatusEngine: Sendable {
     package var configuration: ProductConfiguration
     package var environment: EnvironmentFilter
