@@ -9,10 +9,10 @@ import EntitlementTestSupport
 import Glibc
 #endif
 
-/// An import document's bad user id is the document's error, and a store
+/// Errors blamed on the right party: an import document's bad user id is the document's error, and a store
 /// this user may not read is "permission denied", not "no store".
 @Suite(.tags(.cli))
-struct SmallFixesTests {
+struct ErrorAttributionTests {
     let directory = TemporaryDirectory()
 
     /// A RevenueCat document whose `original_app_user_id` holds `id`.
