@@ -1,11 +1,16 @@
-// The libFuzzer entry point: scripts/fuzz.sh compiles it with the library's sources and
-// Tests/EntitlementCLITests/Fuzz/FuzzTargets.swift. $FUZZ_TARGET picks the harness.
+// The libFuzzer entry point: scripts/fuzz.sh compiles it with the library's sources,
+// Tests/EntitlementCLITests/Fuzz/FuzzTargets*.swift and the store's harness,
+// Tests/EntitlementStoreTests/ProfileDecoder/ProfileFuzzTarget.swift. $FUZZ_TARGET picks the harness.
 import Glibc
+
+/// Every harness: the CLI tests' and the store's (the ProfileDecoder suites share its check).
+private let harnesses: [(name: String, check: @Sendable ([UInt8]) -> String?)] =
+    FuzzTargets.all + [(ProfileFuzzTarget.name, { ProfileFuzzTarget.check($0) })]
 
 private let target: @Sendable ([UInt8]) -> String? = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
-    guard let check = FuzzTargets.named(name) else {
-        fatalError("set FUZZ_TARGET to one of: \(FuzzTargets.all.map(\.name).joined(separator: ", "))")
+    guard let check = harnesses.first(where: { $0.name == name })?.check else {
+        fatalError("set FUZZ_TARGET to one of: \(harnesses.map(\.name).joined(separator: ", "))")
     }
     return check
 }()

@@ -37,7 +37,8 @@ for file in $(find $library -name '*.swift' | sort); do
 done
 sources=$(find "$work/src" -name '*.swift' | sort)
 stamp=$work/bin/sources.sha
-harnesses=$(find Tests/EntitlementCLITests/Fuzz -name 'FuzzTargets*.swift' | sort)
+# The CLI tests' harnesses, and the store's (the ProfileDecoder suites share its check).
+harnesses="$(find Tests/EntitlementCLITests/Fuzz -name 'FuzzTargets*.swift' | sort) Tests/EntitlementStoreTests/ProfileDecoder/ProfileFuzzTarget.swift"
 # shellcheck disable=SC2086
 digest=$(cat $sources Sources/COpenSSL/* Sources/CSystemShims/* $harnesses Fuzz/FuzzMain.swift | sha256sum | cut -d' ' -f1)
 if [[ ! -x $binary || ! -f $stamp || $(cat "$stamp") != "$digest" ]]; then

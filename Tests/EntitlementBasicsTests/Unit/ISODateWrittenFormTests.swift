@@ -55,5 +55,14 @@ extension UnitTests {
                 }
             }
         }
+
+        /// Dates appended straight into an output buffer (`ISODate.append`) are the formatted text.
+        @Test(arguments: [0.0, 0.25, 0.001, 0.000_001, -0.5, 1e12, -62_135_596_800, 253_402_300_799, 253_402_300_800, -62_135_596_801])
+        func datesAppendAsTheyFormat(_ interval: Double) {
+            let date = Date(timeIntervalSince1970: interval)
+            let sink = ByteSink(capacity: 1)
+            ISODate.append(date, to: sink)
+            #expect(sink.array == Array(ISODate.format(date).utf8))
+        }
     }
 }

@@ -59,11 +59,11 @@ struct FlatStatusFixtureTests {
         #expect(missing.exitCode == 3 && missing.stdout.isEmpty)
     }
 
-    /// The as-of suite's shapes (`AsKnownAtTests`): later renewals, a later purchase after a
-    /// grace period, an upgrade recorded later, a grant that starts after it was recorded,
-    /// renewal facts with their own dates, a later revocation, a profile created later.
+    /// The as-of suite's shapes (the rules tests' `AsKnownAtTests`): later renewals, a later
+    /// purchase after a grace period, an upgrade recorded later, a grant that starts after it
+    /// was recorded, renewal facts with their own dates, a later revocation, a profile created later.
     static func asOfShapes() -> [Profile] {
-        let renewals = UnitTests.AsKnownAtTests.renewals
+        let renewals = UnitTests.Fixture.monthlyRenewals
         let lapsed = F.purchase("g1", from: "2025-02-01T00:00:00Z", to: "2025-03-01T00:00:00Z", original: "g1")
         let resubscribed = F.purchase("g2", type: .subscriptionRenewed, from: "2025-03-20T00:00:00Z", to: "2025-04-20T00:00:00Z", original: "g1")
         let grace = ["g1": RenewalInfo(willRenew: true, billingIssueDetectedAt: F.date("2025-03-01T00:00:00Z"),

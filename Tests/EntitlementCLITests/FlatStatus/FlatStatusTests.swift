@@ -14,7 +14,7 @@ import EntitlementTestSupport
 /// has written nothing.
 @Suite(.tags(.unit))
 struct FlatStatusTests {
-    typealias Check = UnitTests.FastCheckTests
+    typealias Check = CheckFixture
     static let user = Check.user
 
     /// What `status --json` shows beyond `check`: prices in several spellings and currencies
@@ -68,7 +68,7 @@ struct FlatStatusTests {
             let writer = [JSONWriter(), JSONWriter(style: .compact), JSONWriter(sortKeys: false)][round % 3]
             let bytes = writer.bytes(Self.reshape(profile.json, &random))
             var variants = [bytes]
-            for _ in 0..<2 { variants.append(UnitTests.ProfileDecoderTests.mutate(bytes, &random)) }
+            for _ in 0..<2 { variants.append(ProfileGenerator.mutated(bytes, &random)) }
             for (variant, file) in variants.enumerated() {
                 for _ in 0..<3 {
                     let environment = EnvironmentFilter.allCases[ProfileGenerator.draw(&random, 3)]

@@ -15,13 +15,14 @@ import FoundationEssentials
 
 /// The properties the fuzz harnesses check. Compiled into the tests (which replay every
 /// committed input under Fuzz/) and, by scripts/fuzz.sh, into one libFuzzer binary
-/// together with the library's sources. Each returns nil, or what went wrong.
+/// together with the library's sources. Each returns nil, or what went wrong. The `profile`
+/// harness is the store's own (Tests/EntitlementStoreTests/ProfileDecoder/ProfileFuzzTarget.swift).
 enum FuzzTargets {
     static let all: [(name: String, check: @Sendable ([UInt8]) -> String?)] = core + vendors
 
     static let core: [(name: String, check: @Sendable ([UInt8]) -> String?)] = [
         ("json", { json($0) }), ("dates", { dates($0) }), ("import", { importDocument($0) }), ("splitter", { splitter($0) }),
-        ("profile", { profile($0) }), ("jws", { jws($0) }),
+        ("jws", { jws($0) }),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> String?)? { all.first { $0.name == name }?.check }
@@ -117,26 +118,6 @@ enum FuzzTargets {
         if expected.last?.isEmpty == true { expected.removeLast() }
         guard lines == expected else { return "lines depend on chunking" }
         guard buffer.bytesExamined == bytes.count else { return "work is not linear" }
-        return nil
-    }
-
-    /// A store file read straight from its bytes (`ProfileDecoder`) and through the tree
-    /// agree: the same profile and the same rewrite, or the decoder gives up and the tree's
-    /// answer (its error, with line and column) is what the store returns.
-    static func profile(_ bytes: [UInt8]) -> String? {
-        let reference = Result { () throws(EntitlementError) in try EntitlementStore.decodeProfileTree(bytes, path: "p.json") }
-        guard let fast = ProfileDecoder.decode(bytes) else {
-            let answer = Result { () throws(EntitlementError) in try EntitlementStore.decodeProfile(bytes, path: "p.json") }
-            return answer == reference ? nil : "the fallback does not give the tree's answer"
-        }
-        guard case .success(let expected) = reference else { return "accepted what the tree refuses: \(reference)" }
-        guard fast == expected else { return "a different profile" }
-        guard JSONWriter().bytes(fast.json) == JSONWriter().bytes(expected.json) else { return "a different rewrite" }
-        guard fast.customAttributes == expected.customAttributes, fast.raw == expected.raw else { return "different raw objects" }
-        for (a, b) in zip(fast.transactions, expected.transactions) where a.raw != b.raw || a.holdsRestoredRevocations != b.holdsRestoredRevocations {
-            return "a different raw transaction"
-        }
-        for (key, info) in fast.renewalInfo where expected.renewalInfo[key]?.raw != info.raw { return "a different raw renewal info" }
         return nil
     }
 }

@@ -10,62 +10,13 @@ extension UnitTests {
     /// the file is bad, the tree path's answer (or error) is the one that counts.
     struct ProfileDecoderTests {
         /// Nil when the two paths agree on `bytes`, else what differs (the fuzz harness's check).
-        static func disagreement(_ bytes: [UInt8]) -> String? { FuzzTargets.profile(bytes) }
-
-        /// Strings that exercise the scanner: non-ASCII, escapes, long, empty.
-        static let texts = ["", "x", "José", "e\u{301}", "😀 emoji", "quote \" and \\ backslash", "line\nbreak", "tab\t", "/slash/",
-                            "com.example.premium.monthly.with.a.long.name", "\u{7F}", "2026-01-15T12:00:00Z"]
-
-        /// A generated profile with unknown fields, vendor data and attributes of every kind.
-        static func profile(_ random: inout SplitMix64) -> Profile {
-            var profile = ProfileGenerator.profile(&random)
-            func text() -> String { texts[ProfileGenerator.draw(&random, texts.count)] }
-            profile.profileID = ProfileGenerator.draw(&random, 3) == 0 ? nil : UUID(uuidString: "6B1C2F8E-5F7A-4A39-9A55-0D6A9F1E2B11")!.uuidString
-            profile.createdAt = ProfileGenerator.draw(&random, 3) == 0 ? nil : ProfileGenerator.instant(&random)
-            for index in 0..<ProfileGenerator.draw(&random, 4) {
-                profile.customAttributes["attr\(index)\(text())"] = [.string(text()), .int(index), .number("2.5e3"), .null][ProfileGenerator.draw(&random, 4)]
-            }
-            for index in profile.transactions.indices {
-                var raw = profile.transactions[index].raw
-                if ProfileGenerator.draw(&random, 3) == 0 { raw["x_note"] = .string(text()) }
-                if ProfileGenerator.draw(&random, 4) == 0 {
-                    raw["vendor"] = .object(JSONObject([("app_store", .object(JSONObject([("n", .array([.int(1), .bool(false), .null, .string(text())]))])))]))
-                }
-                if ProfileGenerator.draw(&random, 5) == 0 { raw["expires_at"] = .null }
-                profile.transactions[index].raw = raw
-                if ProfileGenerator.draw(&random, 4) == 0 { profile.transactions[index].price = [9.99, 0, 1e-3, 12][ProfileGenerator.draw(&random, 4)] }
-                if ProfileGenerator.draw(&random, 4) == 0 { profile.transactions[index].currency = ["USD", "EUR"][ProfileGenerator.draw(&random, 2)] }
-                if ProfileGenerator.draw(&random, 6) == 0 { profile.transactions[index].environment = .sandbox }
-                if ProfileGenerator.draw(&random, 6) == 0 { profile.transactions[index].reason = text() }
-                if ProfileGenerator.draw(&random, 12) == 0 {
-                    profile.transactions[index].restoredRevocations = [RestoredRevocation(
-                        revokedAt: ProfileGenerator.instant(&random), revokedBy: "ops", revocationReason: nil,
-                        restoredAt: ProfileGenerator.instant(&random), restoredBy: "ops", restoreReason: text())]
-                }
-            }
-            if ProfileGenerator.draw(&random, 4) == 0 { profile.raw["x_profile"] = .string(text()) }
-            return profile
-        }
-
-        /// One byte edit: delete, duplicate, or replace with a byte that matters to JSON.
-        static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
-            guard !bytes.isEmpty else { return bytes }
-            var bytes = bytes
-            let at = ProfileGenerator.draw(&random, bytes.count)
-            let specials: [UInt8] = Array("{}[]\",:\\ 0-.eEtn".utf8) + [0x00, 0x0A, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
-            switch ProfileGenerator.draw(&random, 3) {
-            case 0: bytes.remove(at: at)
-            case 1: bytes.insert(bytes[at], at: at)
-            default: bytes[at] = specials[ProfileGenerator.draw(&random, specials.count)]
-            }
-            return bytes
-        }
+        static func disagreement(_ bytes: [UInt8]) -> String? { ProfileFuzzTarget.check(bytes) }
 
         @Test func generatedProfilesDecodeAsTheTreeDoes() {
             var random = SplitMix64(seed: 14_0001)
             var escapeFree = 0
             for round in 0..<600 {
-                let profile = Self.profile(&random)
+                let profile = ProfileGenerator.richProfile(&random)
                 let writer = [JSONWriter(), JSONWriter(style: .compact), JSONWriter(sortKeys: false)][round % 3]
                 let bytes = writer.bytes(profile.json)
                 #expect(Self.disagreement(bytes) == nil, "round \(round)")
@@ -75,7 +26,7 @@ extension UnitTests {
                     #expect(ProfileDecoder.decode(bytes) != nil, "round \(round) fell back")
                 }
                 for _ in 0..<8 {
-                    let mutated = Self.mutate(bytes, &random)
+                    let mutated = ProfileGenerator.mutated(bytes, &random)
                     #expect(Self.disagreement(mutated) == nil, "round \(round): \(String(decoding: mutated, as: UTF8.self))")
                 }
             }
@@ -94,7 +45,7 @@ extension UnitTests {
             let strangers: [UInt8] = [0x0B, 0x0C, 0x00, 0x1F, 0xA0]
             var escapeFree = 0
             for round in 0..<300 {
-                let written = JSONWriter(style: round % 2 == 0 ? .pretty : .compact).bytes(Self.profile(&random).json)
+                let written = JSONWriter(style: round % 2 == 0 ? .pretty : .compact).bytes(ProfileGenerator.richProfile(&random).json)
                 let damaged = round % 5 == 4
                 var bytes: [UInt8] = []
                 var inString = false, escaped = false

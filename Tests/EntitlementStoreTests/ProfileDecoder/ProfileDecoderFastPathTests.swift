@@ -63,7 +63,7 @@ extension UnitTests {
         @Test func predictedKeysOnGeneratedProfiles() {
             var random = SplitMix64(seed: 14_0004)
             for round in 0..<150 {
-                let (bytes, _) = Self.reshuffled(ProfileDecoderTests.profile(&random), pretty: round % 2 == 1, &random)
+                let (bytes, _) = Self.reshuffled(ProfileGenerator.richProfile(&random), pretty: round % 2 == 1, &random)
                 #expect(ProfileDecoderTests.disagreement(bytes) == nil, "round \(round)")
             }
         }

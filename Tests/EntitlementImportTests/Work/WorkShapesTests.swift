@@ -1,35 +1,20 @@
 import Foundation
 import Testing
 @testable import EntitlementBasics
-@testable import EntitlementCLI
 @testable import EntitlementImport
 @testable import EntitlementModel
 @testable import EntitlementRules
 import EntitlementTestSupport
 
 extension UnitTests {
-    /// The many-entitlement shapes that ManyEntitlementsWorkTests leaves to the
-    /// parts, counted end to end (never timed): what `status` prints of a profile of
-    /// thousands of entitlements (JSON and table), a vendor document whose entitlements each
-    /// carry many transactions (entitlements × transactions), and many documents for one
-    /// customer read from standard input as `import -` reads it (split, mapped, merged).
-    /// Each size is 4× the last; a step under 6× is n log n, where the old code took 16×.
+    /// The import shapes that ManyEntitlementsImportWorkTests leaves to the parts, counted
+    /// end to end (never timed): a vendor document whose entitlements each carry many
+    /// transactions (entitlements × transactions), and many documents for one customer read
+    /// from standard input as `import -` reads it (split, mapped, merged). Each size is 4×
+    /// the last; a step under 6× is n log n, where the old code took 16× (`WorkGrowth`; what
+    /// `status` prints of thousands of entitlements: `StatusOutputWorkTests`).
     struct WorkShapesTests {
-        typealias M = ManyEntitlementsWorkTests
-
-        /// `status --json` and `status` of the profile a 4,000-entitlement import leaves.
-        @Test func statusOutputOfManyEntitlements() {
-            M.expectNLogN(M.counted { size, counter in
-                let (configuration, profile) = M.store(size)
-                var engine = StatusEngine(configuration: configuration)
-                engine.counter = counter
-                let sink = ByteSink()
-                ProfileJSON.render(profile, engine: engine, at: M.at, explain: false, into: sink)
-                #expect(sink.count > size * 100)
-                let text = ProfileText.render(profile, engine: engine, at: M.at, explain: false, style: Style(enabled: false))
-                #expect(text.contains("e\(size - 1)"))
-            })
-        }
+        typealias W = WorkGrowth
 
         /// A Qonversion document of `entitlements` entitlements, each with `renewals` store transactions.
         static func qonversion(entitlements: Int, renewals: Int) -> String {
@@ -48,7 +33,7 @@ extension UnitTests {
         /// More entitlements, then more transactions per entitlement: each step 4× the work of the last.
         @Test(arguments: [true, false])
         func verdictsOfEntitlementsTimesTransactions(growingEntitlements: Bool) {
-            M.expectNLogN(M.sizes.map { size in
+            W.expectNLogN(W.sizes.map { size in
                 let counter = WorkCounter()
                 let (entitlements, renewals) = growingEntitlements ? (size / 100, 100) : (10, size / 10)
                 let text = Self.qonversion(entitlements: entitlements, renewals: renewals)
@@ -62,7 +47,7 @@ extension UnitTests {
                 let rows = Reconciler.reconcile(document, configuration: configuration, at: at, counter: counter)
                 #expect(rows.count == entitlements)
                 #expect(rows.allSatisfy { $0.result == .agree })
-                var profile = Profile(profileID: "p", customerUserID: "shape", createdAt: M.start)
+                var profile = Profile(profileID: "p", customerUserID: "shape", createdAt: W.start)
                 var positions: ProfileMerger.Positions?
                 _ = ProfileMerger.merge(document, into: &profile, positions: &positions, counter: counter)
                 #expect(profile.transactions.count == entitlements * renewals)
@@ -73,7 +58,7 @@ extension UnitTests {
         /// `import - --user many` of one renewal a document, as JSON Lines on standard input:
         /// split, each piece mapped, all merged into the one customer in order.
         @Test func manyDocumentsForOneCustomerOnStandardInput() {
-            M.expectNLogN(M.counted { size, counter in
+            W.expectNLogN(W.counters { size, counter in
                 let input = (0..<size).map { index in
                     let start = 1_577_836_800 + index * 3_600
                     return #"[{"id": "premium", "active": 1, "associated_product": "monthly", "started_timestamp": 1577836800, "#
@@ -83,7 +68,7 @@ extension UnitTests {
                 }.joined(separator: "\n")
                 let pieces = InputSplitter.split(Array(input.utf8))
                 #expect(pieces.count == size)
-                var profile = Profile(profileID: "p", customerUserID: "many", createdAt: M.start)
+                var profile = Profile(profileID: "p", customerUserID: "many", createdAt: W.start)
                 var positions: ProfileMerger.Positions?
                 for piece in pieces {
                     guard let document = try? DocumentMapper.map(piece.bytes, file: "<stdin>", format: .qonversion, line: piece.line, column: piece.column,
@@ -94,7 +79,7 @@ extension UnitTests {
                     _ = ProfileMerger.merge(document, into: &profile, positions: &positions, counter: counter)
                 }
                 #expect(profile.transactions.count == size)
-            })
+            }.map(\.steps))
         }
     }
 }

@@ -1,9 +1,5 @@
-import Foundation
 import Testing
-@testable import EntitlementBasics
-@testable import EntitlementCLI
 @testable import EntitlementJSON
-@testable import EntitlementRules
 import EntitlementTestSupport
 
 extension UnitTests {
@@ -62,35 +58,6 @@ extension UnitTests {
                     #expect(out.bytes == expected, "round \(round)")
                 }
             }
-        }
-
-        @Test func accessLevelMembersMatchItsObject() {
-            var random = SplitMix64(seed: 5)
-            for _ in 0..<300 {
-                let profile = ProfileGenerator.profile(&random)
-                let date = ProfileGenerator.instant(&random)
-                let engine = StatusEngine(configuration: UnitTests.Fixture.configuration)
-                for id in engine.entitlementIDs(for: profile) {
-                    let level = engine.evaluate(id, for: profile, at: date).accessLevel
-                    var object = level.json
-                    object["customer_user_id"] = .string("u")
-                    object["evaluated_at"] = .string(ISODate.format(date))
-                    object["profile_id"] = .null
-                    var out = JSONStream(style: .compact)
-                    out.beginObject()
-                    level.writeMembers(into: &out, customerUserID: "u", evaluatedAt: date, profileID: .some(nil))
-                    out.endObject()
-                    #expect(out.bytes == JSONWriter(style: .compact).bytes(.object(object)))
-                }
-            }
-        }
-
-        @Test(arguments: [0.0, 0.25, 0.001, 0.000_001, -0.5, 1e12, -62_135_596_800, 253_402_300_799, 253_402_300_800, -62_135_596_801])
-        func datesAppendAsTheyFormat(_ interval: Double) {
-            let date = Date(timeIntervalSince1970: interval)
-            let sink = ByteSink(capacity: 1)
-            ISODate.append(date, to: sink)
-            #expect(sink.array == Array(ISODate.format(date).utf8))
         }
     }
 }
