@@ -4,8 +4,7 @@
 import Glibc
 
 /// Every harness: the CLI tests' and the store's (the ProfileDecoder suites share its check).
-private let harnesses: [(name: String, check: @Sendable ([UInt8]) -> String?)] =
-    FuzzTargets.all + [(ProfileFuzzTarget.name, { ProfileFuzzTarget.check($0) })]
+private let harnesses = FuzzTargets.all + [ProfileFuzzTarget.harness]
 
 private let target: @Sendable ([UInt8]) -> String? = {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""

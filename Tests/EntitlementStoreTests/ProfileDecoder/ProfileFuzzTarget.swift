@@ -10,6 +10,8 @@
 /// lists it). Returns nil, or what went wrong.
 enum ProfileFuzzTarget {
     static let name = "profile"
+    /// The harness as Fuzz/FuzzMain.swift lists it beside `FuzzTargets.all`.
+    static let harness: (name: String, check: @Sendable ([UInt8]) -> String?) = (name, { check($0) })
 
     /// A store file read straight from its bytes (`ProfileDecoder`) and through the tree
     /// agree: the same profile and the same rewrite, or the decoder gives up and the tree's
