@@ -10,8 +10,8 @@ import EntitlementModel
 /// `OneEntitlementEngine` (FastPath/: one entitlement from a profile's bytes, for `check`),
 /// `FlatStatusEngine` (FastPath/: every entitlement over flat transactions, for
 /// `status --json`) and `ProfilePrefilter` (Queries/: which files `find` need not decode).
-/// A change to a rule here changes them too; `FastCheckTests`, `FastCheckStoreTests`,
-/// `FlatStatusTests` and `FindQueryTests` compare their answers with this engine's.
+/// A change to a rule here changes them too; `FastCheckTests` (with `FastCheckStoreTests` and
+/// `FastCheckLineTests`), `FlatStatusTests` and `FindQueryTests` compare their answers with this engine's.
 package struct StatusEngine: Sendable {
     package var configuration: ProductConfiguration
     package var environment: EnvironmentFilter
@@ -70,7 +70,7 @@ package struct StatusEngine: Sendable {
     ///
     /// O(n log n) in the profile's transactions, wherever `date` falls in a renewal chain;
     /// `EngineWorkTests` count the steps. The byte-level twin is
-    /// `OneEntitlementEngine`; `FastCheckStoreTests` keep the two equal.
+    /// `OneEntitlementEngine`; `FastCheckTests` keep the two equal.
     package func evaluate(_ entitlementID: String, in basis: EvaluationBasis) -> Evaluation {
         let profile = basis.profile, date = basis.date
         // The entitlement's products, looked up once rather than for every transaction.

@@ -2,7 +2,8 @@ import FoundationEssentials
 import EntitlementModel
 
 /// Twin of `StatusEngine` (Engine/): keep the two equal, rule for rule (the differential
-/// tests `FastCheckTests` and `FastCheckStoreTests` compare them).
+/// test `FastCheckTests` compares them; `FastCheckStoreTests` and `FastCheckLineTests` do
+/// again on a store on disk, through `check USER` and `check --stdin`).
 ///
 /// `StatusEngine.evaluate(_:for:at:).accessLevel` for one entitlement, over the
 /// `CheckTransaction`s of `CheckProfileScanner`: the same rules, in the same order, with

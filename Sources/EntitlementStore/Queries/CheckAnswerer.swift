@@ -18,7 +18,7 @@ package enum CheckAnswer {
 ///
 /// The byte-level fast path (`FastCheck`) answers where it can stand in for the full one;
 /// everything else, and every error, is the full path's: the profile read and evaluated by
-/// `StatusEngine`. Tests compare the two (FastCheckTests).
+/// `StatusEngine`. Tests compare the two (FastCheckStoreTests; the twins alone: FastCheckTests).
 package struct CheckAnswerer: Sendable {
     package let store: EntitlementStore
     package let engine: StatusEngine
