@@ -15,7 +15,7 @@ struct GitCommitter {
     /// deletion) on top of HEAD. Returns the new commit, or nil when nothing differs from HEAD.
     @discardableResult
     func commit(paths: [String], message: String, author: GitIdentity) throws(EntitlementError) -> String? {
-        var objects = LooseObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
+        var objects = ObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
         var blobs: [String: String?] = [:]
         var directories: Set<String> = [""]
         for path in Set(paths) {
