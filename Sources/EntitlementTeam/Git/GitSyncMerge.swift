@@ -37,8 +37,9 @@ struct GitSyncMerge {
         let marker = recovery.syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
-        // Others' profiles arrive behind the writers' back: the kept name list is rebuilt by the next write.
-        ProfileNameIndex(store: store).discard()
+        // Others' new profiles join the kept name list before they arrive (a name listed whose
+        // profile is missing is never suggested), so no write has to list every folder again.
+        ProfileNameIndex(store: store).noteArrived(summary.addedProfiles)
         // Behind only: the remote's commit as it is. Diverged: the merge is made from the two
         // trees (`merge-tree`, so the driver runs for files both sides changed), checked, and
         // committed from that tree, never from the index; either way one fast-forward then
