@@ -16,6 +16,8 @@ package struct Subprocess {
         package var timedOut = false
         /// True when the run was stopped because its standard output grew past `outputLimit`.
         package var outputLimitReached = false
+        /// True when the run was stopped through its `Cancellation`.
+        package var cancelled = false
 
         package var succeeded: Bool { status == 0 }
         package var output: String { String(decoding: stdout, as: UTF8.self) }
@@ -47,12 +49,14 @@ package struct Subprocess {
     /// remote helper) is killed when the time is up; the result says `timedOut`. With
     /// `outputLimit` (bytes, and a `timeout`), the child is killed as soon as its standard output
     /// passes it, so an endless answer never sits in memory; the result says `outputLimitReached`.
+    /// With `cancellation`, the child also runs in a group of its own, killed when it is cancelled.
     package static func run(_ arguments: [String], environment: [String: String],
-                    input: [UInt8] = [], timeout: Double? = nil, outputLimit: Int? = nil) -> Result? {
+                    input: [UInt8] = [], timeout: Double? = nil, outputLimit: Int? = nil, cancellation: Cancellation? = nil) -> Result? {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
-        guard let child = spawning.withLock({ _ in spawn(arguments[0], argv, envp, ownGroup: timeout != nil) }) else { return nil }
+        let ownGroup = timeout != nil || cancellation != nil
+        guard let child = spawning.withLock({ _ in spawn(arguments[0], argv, envp, ownGroup: ownGroup) }) else { return nil }
         let pid = child.pid, inPipe = child.input, outPipe = child.output, errPipe = child.error
         // Our end of the child's input never blocks: a blocking write of a big input would wait for
         // the child to read while the child waits for us to drain its output (`cat-file --batch`).
@@ -62,9 +66,10 @@ package struct Subprocess {
         // A child that exits before reading its input must not kill us with SIGPIPE.
         let previous = input.isEmpty ? nil : signal(SIGPIPE, SIG_IGN)
         defer { if let previous { signal(SIGPIPE, previous) } }
-        if !pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], deadline: deadline, limit: outputLimit, into: &result) {
-            _ = try? systemCall("kill") { kill(timeout == nil ? pid : -pid, SIGKILL) }
-            if !result.outputLimitReached { result.timedOut = true }
+        if !pump(input: input, stdin: inPipe[1], stdout: outPipe[0], stderr: errPipe[0], deadline: deadline, limit: outputLimit,
+                 cancellation: cancellation, into: &result) {
+            _ = try? systemCall("kill") { kill(ownGroup ? -pid : pid, SIGKILL) }
+            if !result.outputLimitReached, !result.cancelled { result.timedOut = true }
         }
         var status: Int32 = 0
         _ = try? systemCall("waitpid") { waitpid(pid, &status, 0) }
@@ -112,10 +117,10 @@ package struct Subprocess {
     }
 
     /// Feeds standard input and drains both outputs at once, so no pipe ever fills and blocks.
-    /// Returns false when `deadline` passed first, or standard output passed `limit` (the
-    /// result says which; the pipes still open are closed).
+    /// Returns false when `deadline` passed first, standard output passed `limit`, or the run
+    /// was cancelled (the result says which; the pipes still open are closed).
     private static func pump(input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32, deadline: Double?, limit: Int?,
-                             into result: inout Result) -> Bool {
+                             cancellation: Cancellation?, into result: inout Result) -> Bool {
         var written = 0
         var inputOpen = true
         if input.isEmpty { closeDescriptor(stdin); inputOpen = false }
@@ -127,13 +132,21 @@ package struct Subprocess {
             if open.out { fds.append(pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)) }
             if open.err { fds.append(pollfd(fd: stderr, events: Int16(POLLIN), revents: 0)) }
             var wait: Int32 = -1
+            if let cancellation {
+                if cancellation.isCancelled {
+                    for entry in fds { closeDescriptor(entry.fd) }
+                    result.cancelled = true
+                    return false
+                }
+                wait = Cancellation.pollInterval
+            }
             if let deadline {
                 let left = deadline - monotonicSeconds()
                 if left <= 0 {
                     for entry in fds { closeDescriptor(entry.fd) }
                     return false
                 }
-                wait = Int32(min(left * 1000 + 1, 60_000))
+                wait = min(wait < 0 ? Int32.max : wait, Int32(min(left * 1000 + 1, 60_000)))
             }
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {

@@ -11,9 +11,8 @@ import EntitlementModel
 /// (`EntitlementStore.commit`); past a quarter of the sorted list's size the writer folds it
 /// into the list. A name listed whose profile is gone (moved, or a write that failed after
 /// noting it) is no suggestion: the reader checks the one it would suggest. Both files are
-/// a cache: never part of a team store's history, dropped by `sync` when others' profiles
-/// arrive (the next write rebuilds them from the folders), and when missing the reader lists
-/// the folders as before. See docs/store-format.md ("The profile name list").
+/// a cache: never part of a team store's history, told by `sync` of the profiles others
+/// created (`noteArrived`), and when missing the reader lists the folders as before. See docs/store-format.md ("The profile name list").
 package struct ProfileNameIndex {
     static let fileName = ".profile-names"
     static let addedFileName = ".profile-names-added"
@@ -75,9 +74,12 @@ package struct ProfileNameIndex {
         if written, measured, Int(addedStatus.st_size) > max(1 << 16, Int(listStatus.st_size) / 4) { fold() }
     }
 
-    /// Drops both files (after others' profiles arrived by `sync`). Call only under the lock.
-    package func discard() {
-        for file in [path, addedPath] { _ = try? systemCall("unlink") { store.fileSystem.unlink(file) } }
+    /// Notes the profile files `paths` (store-relative) that arrived from others (`sync`), so
+    /// that the next write need not list every folder again. Without a list, nothing: the next
+    /// write that creates a profile builds it. Call only under the lock.
+    package func noteArrived(_ paths: [String]) {
+        guard store.fileSystem.exists(path) else { return }
+        noteAdded(paths.compactMap(Self.name(ofProfilePath:)))
     }
 
     /// A new list from the folders, with `names` (about to be created) in it.

@@ -15,7 +15,7 @@ struct GitCommitter {
     /// deletion) on top of HEAD. Returns the new commit, or nil when nothing differs from HEAD.
     @discardableResult
     func commit(paths: [String], message: String, author: GitIdentity) throws(EntitlementError) -> String? {
-        var objects = LooseObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
+        var objects = ObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
         var blobs: [String: String?] = [:]
         var directories: Set<String> = [""]
         for path in Set(paths) {
@@ -39,7 +39,9 @@ struct GitCommitter {
             }
         }
         // Deepest first, so each parent sees its children's new ids.
-        for directory in directories.sorted(by: { $0.split(separator: "/").count > $1.split(separator: "/").count }) where !directory.isEmpty {
+        let deepestFirst = directories.map { (directory: $0, depth: $0.utf8.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }) }
+            .sorted { $0.depth > $1.depth }.map(\.directory)
+        for directory in deepestFirst where !directory.isEmpty {
             let tree = edited[directory] ?? GitTree()
             let parent = PathName.parent(of: directory), name = PathName.base(of: directory)
             if tree.entries.isEmpty {

@@ -45,10 +45,11 @@ package struct GitRepository: Sendable {
 
     /// Runs `git ARGS` in the store; nil status means git could not be started.
     package func run(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:],
-             timeout: Double? = nil) throws(EntitlementError) -> Subprocess.Result {
+             timeout: Double? = nil, cancellation: Subprocess.Cancellation? = nil) throws(EntitlementError) -> Subprocess.Result {
         var env = gitEnvironment
         for (key, value) in extraEnvironment { env[key] = value }
-        guard let result = Subprocess.run(["git", "-C", root] + arguments, environment: env, input: input, timeout: timeout) else {
+        guard let result = Subprocess.run(["git", "-C", root] + arguments, environment: env, input: input, timeout: timeout,
+                                          cancellation: cancellation) else {
             throw .git(message: "cannot run git", hint: "Install git (for example 'apt-get install git'); a git store needs it.")
         }
         return result

@@ -4,7 +4,7 @@ import EntitlementStore
 
 /// Removes what a killed git process of the tool's own can leave in a team store: git's lock
 /// files, the merge driver's `.merge_file_*` copies in the working tree, and the tool's
-/// half-written loose objects.
+/// half-written loose objects and packs.
 ///
 /// Safe only while every git process the tool starts is excluded: the local scope (HEAD, the
 /// index, branches) under the store lock, which every tool commit and merge holds; the remote
@@ -16,7 +16,7 @@ enum GitStaleFiles {
     static let localLocks = ["index.lock", "HEAD.lock", "ORIG_HEAD.lock", "MERGE_HEAD.lock", "AUTO_MERGE.lock", "MERGE_MSG.lock", "config.lock"]
     /// Top-level locks a fetch or push can leave.
     static let remoteLocks = ["FETCH_HEAD.lock", "packed-refs.lock", "shallow.lock"]
-    /// The prefix of the loose objects `LooseObjectWriter` stages (git's `fsck` ignores `tmp_obj_*`).
+    /// The prefix of the loose objects and packs `ObjectWriter` stages (git's `fsck` ignores `tmp_obj_*`).
     static let objectStagingPrefix = "tmp_obj_entitlement-"
 
     /// Removes the stale locks of the local scope. Call under the store lock.
@@ -45,7 +45,7 @@ enum GitStaleFiles {
     /// Removes objects the tool began to write and never renamed into place (a killed commit).
     static func removeStagedObjects(_ repository: GitRepository) throws(EntitlementError) {
         let objects = "\(repository.gitDirectory)/objects"
-        for folder in try GitFiles.list(objects) where folder.count == 2 {
+        for folder in try GitFiles.list(objects) where folder.count == 2 || folder == "pack" {
             guard let names = try? GitFiles.list("\(objects)/\(folder)") else { continue }
             for name in names where name.hasPrefix(objectStagingPrefix) { try GitFiles.remove("\(objects)/\(folder)/\(name)") }
         }

@@ -7,8 +7,8 @@ import EntitlementStore
 /// a push that loses a race fetches, merges and tries again, a bounded number of times.
 ///
 /// The whole run holds the sync lock (`.git/entitlement/sync.lock`), so the tool's fetches and
-/// pushes never overlap and the locks a killed one left can be removed; the merge also holds
-/// the store lock. Each network step is bounded by `timeout` (exit 6 when it fires).
+/// pushes never overlap and the locks a killed one left can be removed; the fetch and the
+/// merge also hold the store lock, so the check for uncommitted edits runs beside the fetch. Each network step is bounded by `timeout` (exit 6 when it fires).
 package struct GitSync {
     let store: EntitlementStore
     let repository: GitRepository
@@ -58,10 +58,15 @@ package struct GitSync {
         let merger = GitSyncMerge(store: store, repository: repository, allowDeletions: allowDeletions, actor: actor)
         while report.attempts < Self.maximumAttempts {
             report.attempts += 1
-            try network(["fetch", "--quiet", Self.remote])
             let remoteRef = "refs/remotes/\(Self.remote)/\(branch)"
-            let hasRemote = try repository.run(["rev-parse", "--verify", "--quiet", remoteRef]).succeeded
-            let head = try merger.mergeLocked(hasRemote ? remoteRef : nil, into: &report)
+            var hasRemote = false
+            // The store lock is held from before the fetch, so the check for uncommitted edits
+            // runs while the fetch waits on the network (`GitSyncMerge.fetchAndMergeLocked`).
+            let head = try merger.fetchAndMergeLocked({ () throws(EntitlementError) -> String? in
+                try network(["fetch", "--quiet", Self.remote])
+                hasRemote = try repository.run(["rev-parse", "--verify", "--quiet", remoteRef]).succeeded
+                return hasRemote ? remoteRef : nil
+            }, into: &report)
             if pullOnly { return report }
             let ahead = hasRemote ? try count("\(remoteRef)..\(head)") : try count(head)
             if ahead == 0 { return report }

@@ -13,32 +13,44 @@ struct GitSyncMerge {
     var allowDeletions: Bool
     var actor: String
 
-    /// Recovers, catches the index up, merges `remoteRef` (when there is one); returns HEAD.
-    func mergeLocked(_ remoteRef: String?, into report: inout GitSync.Report) throws(EntitlementError) -> String {
+    /// Under the store lock, taken before the fetch: recovers, catches the index up, then runs
+    /// `fetch` (which returns the remote branch to merge, or nil when there is none) while git
+    /// checks on another thread that nothing uncommitted is in the store (`UncommittedCheck`),
+    /// and merges what arrived. Returns HEAD.
+    func fetchAndMergeLocked(_ fetch: () throws(EntitlementError) -> String?, into report: inout GitSync.Report) throws(EntitlementError) -> String {
         let recovery = GitRecovery(repository: repository)
         return try StoreLock(path: "\(store.root)/\(EntitlementStore.lockFileName)", timeout: store.lockTimeout)
             .withLock { () throws(EntitlementError) -> String in
                 try recovery.recover()
-                try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in
-                    try GitIndex.refresh(repository)
-                    if let remoteRef { try merge(remoteRef, into: &report) }
+                try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in try GitIndex.refresh(repository) }
+                // `git status` may take git's index lock: a kill while it runs is recovered from like any local git's.
+                try GitFiles.writeAtomically(Array("running\n".utf8), to: recovery.localGitMarkerPath, durable: false)
+                let check = UncommittedCheck(repository)
+                defer { check.abandon() }
+                if let remoteRef = try fetch() {
+                    try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in
+                        try merge(remoteRef, check: check, into: &report)
+                    }
                 }
+                // A check cancelled by a kill signal may have left git's index lock: the marker stays for recovery.
+                if check.abandon() { try GitFiles.remove(recovery.localGitMarkerPath) }
                 return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
             }
     }
 
-    private func merge(_ remoteRef: String, into report: inout GitSync.Report) throws(EntitlementError) {
+    private func merge(_ remoteRef: String, check: UncommittedCheck, into report: inout GitSync.Report) throws(EntitlementError) {
         let incoming = Int(try repository.check(["rev-list", "--count", "HEAD..\(remoteRef)"]).trimmingWhitespace) ?? 0
         guard incoming > 0 else { return }
-        try refuseUncommittedChanges()
+        try check.requireClean(store.root)
         let summary = try IncomingCheck(store: store, repository: repository, allowDeletions: allowDeletions).verify(remoteRef)
         _ = try MergeReviewLog.take(gitDirectory: repository.gitDirectory)  // left by an earlier `git pull`
         let recovery = GitRecovery(repository: repository)
         let marker = recovery.syncMarkerPath
         try GitFiles.makeDirectory(PathName.directory(of: marker))
         try GitFiles.writeAtomically(Array("\(remoteRef)\n".utf8), to: marker, durable: store.durable)
-        // Others' profiles arrive behind the writers' back: the kept name list is rebuilt by the next write.
-        ProfileNameIndex(store: store).discard()
+        // Others' new profiles join the kept name list before they arrive (a name listed whose
+        // profile is missing is never suggested), so no write has to list every folder again.
+        ProfileNameIndex(store: store).noteArrived(summary.addedProfiles)
         // Behind only: the remote's commit as it is. Diverged: the merge is made from the two
         // trees (`merge-tree`, so the driver runs for files both sides changed), checked, and
         // committed from that tree, never from the index; either way one fast-forward then
@@ -80,20 +92,6 @@ struct GitSyncMerge {
         let held = SplitIndexFile.entryCount(ofIndexAt: "\(repository.gitDirectory)/index")
         guard held + changedPaths > Self.largestMergedSplitFile else { return [] }
         return ["-c", "splitIndex.maxPercentChange=0", "-c", "splitIndex.sharedIndexExpire=10.minutes.ago"]
-    }
-
-    /// One pass over the working tree (git's `status`: every file's stat data, read on every
-    /// core, and the index refreshed, so that a copied store with new inode numbers is clean).
-    /// A change not committed is never merged over, and a merge that must be undone (or one a
-    /// kill interrupted) goes back to HEAD with `reset --hard`, which is safe only because the
-    /// working tree was clean when the merge began.
-    private func refuseUncommittedChanges() throws(EntitlementError) {
-        let status = try repository.check(["status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules=all", "--no-renames"])
-        let dirty = status.split(separator: "\0").map { String($0.dropFirst(3)) }
-        guard dirty.isEmpty else {
-            throw .git(message: "\(store.root) has uncommitted changes: \(dirty.prefix(3).joined(separator: ", "))",
-                       hint: "Commit them ('git -C STORE commit -a') or undo them, then sync again.")
-        }
     }
 
     /// The merge of HEAD and `remoteRef` as a tree, made without touching the index or the

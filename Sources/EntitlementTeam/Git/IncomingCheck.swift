@@ -23,6 +23,8 @@ package struct IncomingCheck {
     package struct Summary: Equatable {
         /// Profile files removed by the incoming side (customers gone, not moved).
         var removedProfiles: [String] = []
+        /// Profile files the incoming side added (for the kept name list, `ProfileNameIndex`).
+        var addedProfiles: [String] = []
         /// How many paths the incoming side changed since the merge base.
         var changedPaths = 0
     }
@@ -57,7 +59,8 @@ package struct IncomingCheck {
             }
         }
         try requireProfiles(named, at: ref, shown: shownRef)
-        let summary = Summary(removedProfiles: StoreTreePolicy.removedProfiles(tree), changedPaths: tree.entries.count)
+        let added = tree.entries.filter { $0.status == "A" && StoreFileKind.kind(of: $0.path) == .profile }.map(\.path)
+        let summary = Summary(removedProfiles: StoreTreePolicy.removedProfiles(tree), addedProfiles: added, changedPaths: tree.entries.count)
         if !summary.removedProfiles.isEmpty, !allowDeletions, head != nil {
             let count = summary.removedProfiles.count
             throw .git(message: "the remote's \(shownRef) removes \(count) customer profile\(count == 1 ? "" : "s"): \(summary.removedProfiles.prefix(3).joined(separator: ", "))\(count > 3 ? ", …" : "")",

@@ -26,9 +26,9 @@ extension Merge {
             #expect(merged.entries[7].value == .string("a7"))
         }
 
-        @Test func looseObjectWriterChecksEachObjectOnce() throws {
+        @Test func objectWriterChecksEachObjectOnce() throws {
             let directory = TemporaryDirectory()
-            var writer = LooseObjectWriter(objectsDirectory: directory.path + "/objects", durable: false)
+            var writer = ObjectWriter(objectsDirectory: directory.path + "/objects", durable: false)
             let count = 20_000
             var ids: Set<String> = []
             for index in 0..<count { ids.insert(writer.add(type: "blob", content: Array("blob \(index % (count / 2))\n".utf8))) }
@@ -36,7 +36,12 @@ extension Merge {
             #expect(ids.count == count / 2)
             #expect(writer.examined == count)
             try writer.flush()
-            #expect(FileManager.default.fileExists(atPath: directory.path + "/objects/" + ids.first!.prefix(2) + "/" + ids.first!.dropFirst(2)))
+            // That many are one pack, whose index's last fan-out entry counts its objects.
+            let packs = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/objects/pack")
+            let index = try #require(packs.first { $0.hasSuffix(".idx") })
+            let bytes = try #require(FileManager.default.contents(atPath: directory.path + "/objects/pack/" + index))
+            let total = bytes[(8 + 255 * 4)..<(8 + 256 * 4)].reduce(0) { $0 << 8 | Int($1) }
+            #expect(total == count / 2)
         }
     }
 }

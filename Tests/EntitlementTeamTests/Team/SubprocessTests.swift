@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import EntitlementBasics
@@ -57,5 +58,40 @@ struct SubprocessTests {
             }
             for try await echoed in group { #expect(echoed) }
         }
+    }
+
+    /// A cancelled run stops at once, its whole process group with it (the child's own child
+    /// too), and says it was cancelled, not timed out.
+    @Test(.timeLimit(.minutes(10)))
+    func aCancelledRunKillsItsGroupAndSaysSo() throws {
+        let directory = TemporaryDirectory()
+        let pidFile = directory.path + "/grandchild"
+        let cancellation = Subprocess.Cancellation()
+        let script = "sleep 300 & echo $! > \"$1\"; echo started; wait"
+        let canceller = WorkerThread.start {
+            // Cancels once the grandchild is running (its pid written), however long that takes.
+            while (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") != true { usleep(10_000) }
+            cancellation.cancel()
+        }
+        let result = try #require(Subprocess.run(["sh", "-c", script, "sh", pidFile], environment: ["PATH": "/usr/bin:/bin"],
+                                                 cancellation: cancellation))
+        canceller?.wait()
+        #expect(result.cancelled)
+        #expect(!result.timedOut)
+        #expect(!result.succeeded)
+        let grandchild = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed with its group; once reaped by init it no longer exists (a zombie may linger a moment).
+        var gone = false
+        for _ in 0..<500 where !gone {
+            gone = kill(grandchild, 0) != 0 || (try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8))?.contains(") Z ") == true
+            if !gone { usleep(10_000) }
+        }
+        #expect(gone, "the grandchild was killed with the group")
+    }
+
+    /// A run never cancelled ends as it would without a cancellation.
+    @Test func anUncancelledRunEndsNormally() throws {
+        let result = try #require(Subprocess.run(["sh", "-c", "echo ok"], environment: ["PATH": "/usr/bin:/bin"], cancellation: .init()))
+        #expect(result.succeeded && result.output == "ok\n" && !result.cancelled)
     }
 }

@@ -46,7 +46,7 @@ struct TeamStoreUnitTests {
     func zlibStoredBlocksFrameAnyLength(length: Int) {
         var random = SplitMix64(seed: UInt64(length))
         let data = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-        let stream = LooseObjectWriter.zlibStored(data)
+        let stream = ObjectWriter.zlibStored(data)
         #expect(Array(stream.prefix(2)) == [0x78, 0x01])
         // Unframe: each block is a flag byte, LEN, NLEN, then LEN bytes.
         var index = 2, out: [UInt8] = [], final = false

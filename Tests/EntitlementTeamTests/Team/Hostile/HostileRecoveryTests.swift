@@ -49,12 +49,14 @@ struct HostileRecoveryTests {
     @Test func locksAndStagedObjectsOfAKilledGrantAreRecovered() throws {
         let team = try TeamFixture.team(of: 1)
         let staged = ".git/objects/00/\(GitStaleFiles.objectStagingPrefix)4242-1"
-        let killing = try Self.killingGit(team, on: "update-ref", leaving: [".git/HEAD.lock", ".git/refs/heads/main.lock", staged])
+        let stagedPack = ".git/objects/pack/\(GitStaleFiles.objectStagingPrefix)4242-2"
+        let killing = try Self.killingGit(team, on: "update-ref", leaving: [".git/HEAD.lock", ".git/refs/heads/main.lock", staged, stagedPack])
         #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s0", extra: killing).exitCode != 0, "killed")
         let grant = try team.run(["grant", "b", "premium", "--lifetime"], in: "s0")
         #expect(grant.exitCode == 0, "\(grant.stderr)")
         #expect(try team.git(["log", "--format=%s", "-2"], in: "s0").stdout.contains("grant premium to a"), "the killed grant is committed")
         #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/" + staged))
+        #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/" + stagedPack))
         let fsck = try team.git(["fsck", "--strict"], in: "s0")
         #expect(fsck.exitCode == 0)
         #expect(!fsck.stderr.contains("bad sha1 file"))

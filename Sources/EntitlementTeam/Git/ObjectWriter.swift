@@ -3,23 +3,37 @@ import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 
-/// Writes git objects straight into `.git/objects` as loose objects.
+/// Writes git objects straight into `.git/objects`: a few as loose objects, many as one pack.
 ///
-/// A commit then costs no process per file or directory. The objects are zlib streams of
-/// stored (uncompressed) blocks, which every git reads; `git gc` packs them later.
-/// Objects are collected with `add` and written together by `flush`: every file is written
-/// first, then all are fsynced, renamed into place, and their folders fsynced, so a commit's
-/// handful of objects costs about one journal flush of the file system, not one per object.
-struct LooseObjectWriter {
+/// A commit then costs no process per file or directory. Objects are collected with `add`
+/// and written together by `flush`. A handful (a grant: a blob and the trees above it) are
+/// loose objects, zlib streams of stored (uncompressed) blocks, which every git reads: every
+/// file is written first, then all are fsynced, renamed into place, and their folders
+/// fsynced, so they cost about one journal flush of the file system, not one per object.
+/// From `packFromObjects` on (an `ingest` batch of 500 events writes about 4,000) they go
+/// into one pack and its index instead (`PackFile`): two files written and fsynced rather
+/// than a file per object. `git gc` packs and recompresses both kinds later.
+struct ObjectWriter {
+    /// The fewest objects written as a pack rather than loose.
+    static let packFromObjects = 64
+
     let objectsDirectory: String
     var durable = true
-    private var pending: [(id: String, raw: [UInt8])] = []
+    private var pending: [Pending] = []
     /// The ids in `pending`: a bulk grant adds tens of thousands of objects, and a scan of
     /// the list per object made `grant --stdin` quadratic.
     private var pendingIDs: Set<String> = []
     /// Pending entries examined by `add`'s duplicate check, for the counted-work test:
     /// one per call whatever the batch's size.
     private(set) var examined = 0
+
+    /// An object to write: its id (hex and bytes), and its bytes after git's `type size\0` header.
+    struct Pending {
+        var id: String
+        var digest: [UInt8]
+        var raw: [UInt8]
+        var headerCount: Int
+    }
 
     init(objectsDirectory: String, durable: Bool = true) {
         self.objectsDirectory = objectsDirectory
@@ -29,11 +43,13 @@ struct LooseObjectWriter {
     /// Notes an object of `type` with `content` to write (unless it exists); returns its id.
     @discardableResult
     mutating func add(type: String, content: [UInt8]) -> String {
-        let raw = Array("\(type) \(content.count)\0".utf8) + content
-        let id = SHA1.hex(SHA1.digest(raw))
+        let header = Array("\(type) \(content.count)\0".utf8)
+        let raw = header + content
+        let digest = SHA1.digest(raw)
+        let id = SHA1.hex(digest)
         examined += 1
         if !pendingIDs.contains(id), !GitFiles.exists(path(of: id)) {
-            pending.append((id, raw))
+            pending.append(Pending(id: id, digest: digest, raw: raw, headerCount: header.count))
             pendingIDs.insert(id)
         }
         return id
@@ -45,6 +61,7 @@ struct LooseObjectWriter {
         pending = []
         pendingIDs = []
         guard !objects.isEmpty else { return }
+        if objects.count >= Self.packFromObjects { return try Self.writePack(objects, in: objectsDirectory, durable: durable) }
         let fileSystem = GitFiles.system
         var staged: [(from: String, to: String)] = []
         do throws(EntitlementError) {
@@ -78,7 +95,7 @@ struct LooseObjectWriter {
         if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
     }
 
-    private func path(of id: String) -> String { "\(objectsDirectory)/\(id.prefix(2))/\(id.dropFirst(2))" }
+    func path(of id: String) -> String { "\(objectsDirectory)/\(id.prefix(2))/\(id.dropFirst(2))" }
 
     private static func fsyncFile(_ path: String, _ fileSystem: FileSystem) throws(EntitlementError) {
         do throws(SystemError) {
