@@ -52,7 +52,8 @@ struct FlatStatusTieTests {
                 transaction = Transaction(transactionID: id, productID: nil, store: .manual, type: .manualGrant, purchasedAt: instant(),
                                           startsAt: draw(2) == 0 ? start : nil, expiresAt: draw(3) == 0 ? nil : [start, instant()][draw(2)])
                 transaction.entitlement = ["premium", "sports"][draw(2)]
-                transaction.grantedAt = transaction.purchasedAt
+                // Recorded (granted) at, before, or after the instant it was bought for.
+                transaction.grantedAt = draw(3) == 0 ? instant() : transaction.purchasedAt
                 transaction.grantedBy = "dana"
             }
             if draw(3) == 0, !transaction.isManualGrant, transaction.type.isSubscription { transaction.startsAt = [start, instant()][draw(2)] }
