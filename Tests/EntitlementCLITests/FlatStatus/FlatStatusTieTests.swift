@@ -6,6 +6,7 @@ import Testing
 @testable import EntitlementModel
 @testable import EntitlementRules
 @testable import EntitlementStore
+import EntitlementCLITestSupport
 import EntitlementTestSupport
 
 /// `status --json` over flat transactions against the full path where instants tie: equal
@@ -115,5 +116,26 @@ struct FlatStatusTieTests {
         #expect(compared == 800 * Self.dates.count)
         // The ties this suite is for are common, not rare.
         #expect(tiedStarts > 200 && tiedExpiries > 100 && revokedAtStart > 30 && upgraded > 100, "\(tiedStarts) \(tiedExpiries) \(revokedAtStart) \(upgraded)")
+    }
+
+    /// Through the command line, from a store's file (`ProfileBytes`): 60 of these profiles
+    /// at each tied instant print the full path's bytes.
+    @Test func theCommandPrintsTheFullAnswerWhereInstantsTie() throws {
+        var random = SplitMix64(seed: 35_0102)
+        let directory = TemporaryDirectory()
+        let root = directory.store(config: #"{"schema_version": 1, "entitlements": {"premium": {"products": ["com.example.premium.monthly", "com.example.premium.annual", "com.example.lifetime", "com.example.coins"]}, "sports": {"products": ["com.example.sports.monthly", "com.example.premium.annual"]}}}"#)
+        let store = EntitlementStore(root: root)
+        let configuration = try store.loadConfiguration()
+        let file = store.profilesPath + "/" + store.layout.profileFile(for: Self.user)
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for round in 0..<60 {
+            let bytes = JSONWriter().bytes(Self.profile(&random).json)
+            writeFile(file, String(decoding: bytes, as: UTF8.self))
+            for date in Self.instants {
+                let full = FlatStatusPaths.full(bytes, user: Self.user, configuration: configuration, at: date)
+                let result = runCLI(["status", Self.user, "--json", "--store", root, "--at", ISODate.format(date)])
+                #expect(full != nil && result.exitCode == 0 && Array(result.stdout.utf8) == full, "round \(round) at \(ISODate.format(date))")
+            }
+        }
     }
 }
