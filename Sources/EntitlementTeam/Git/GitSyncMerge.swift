@@ -23,7 +23,7 @@ struct GitSyncMerge {
             .withLock { () throws(EntitlementError) -> String in
                 try recovery.recover()
                 try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in try GitIndex.refresh(repository) }
-                // `git status` may take git's index lock: a kill while it runs is recovered from like any local git's.
+                // A kill while the check runs is recovered from like any local git run's.
                 try GitFiles.writeAtomically(Array("running\n".utf8), to: recovery.localGitMarkerPath, durable: false)
                 let check = UncommittedCheck(repository)
                 defer { check.abandon() }
@@ -32,7 +32,7 @@ struct GitSyncMerge {
                         try merge(remoteRef, check: check, into: &report)
                     }
                 }
-                // A check cancelled by a kill signal may have left git's index lock: the marker stays for recovery.
+                // A check that had to be killed leaves the marker for the next recovery, to be safe.
                 if check.abandon() { try GitFiles.remove(recovery.localGitMarkerPath) }
                 return try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
             }
