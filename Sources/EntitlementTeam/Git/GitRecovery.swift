@@ -53,10 +53,15 @@ struct GitRecovery {
 
     /// Runs `body` with `marker` present, so a kill in between is recovered from next time.
     func marking<T>(_ marker: String, _ body: () throws(EntitlementError) -> T) throws(EntitlementError) -> T {
-        try GitFiles.makeDirectory(PathName.directory(of: marker))
-        try GitFiles.writeAtomically(Array("running\n".utf8), to: marker, durable: false)
+        try mark(marker)
         let value = try body()
         try GitFiles.remove(marker)
         return value
+    }
+
+    /// Writes `marker`, for work whose end is not one closure (`marking` for the rest).
+    func mark(_ marker: String) throws(EntitlementError) {
+        try GitFiles.makeDirectory(PathName.directory(of: marker))
+        try GitFiles.writeAtomically(Array("running\n".utf8), to: marker, durable: false)
     }
 }

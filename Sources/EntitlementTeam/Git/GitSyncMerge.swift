@@ -24,7 +24,7 @@ struct GitSyncMerge {
                 try recovery.recover()
                 try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in try GitIndex.refresh(repository) }
                 // A kill while the check runs is recovered from like any local git run's.
-                try GitFiles.writeAtomically(Array("running\n".utf8), to: recovery.localGitMarkerPath, durable: false)
+                try recovery.mark(recovery.localGitMarkerPath)
                 let check = UncommittedCheck(repository)
                 defer { check.abandon() }
                 if let remoteRef = try fetch() {

@@ -9,10 +9,7 @@ extension ObjectWriter {
     /// (`GitStaleFiles.objectStagingPrefix`) and fsynced; then the pack is renamed into place,
     /// then its index (git sees a pack only through its index), then the folder is fsynced.
     static func writePack(_ objects: [Pending], in objectsDirectory: String, durable: Bool) throws(EntitlementError) {
-        let file = PackFile(objects.map { object in
-            let type = String(decoding: object.raw[..<(object.headerCount)].prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
-            return (object.digest, type, Array(object.raw[object.headerCount...]))
-        })
+        let file = PackFile(objects.map { ($0.digest, $0.type, Array($0.raw[$0.headerCount...])) })
         let directory = "\(objectsDirectory)/pack"
         let packPath = "\(directory)/pack-\(file.name).pack", indexPath = "\(directory)/pack-\(file.name).idx"
         // The same objects written before, to the byte: nothing to do.

@@ -27,10 +27,12 @@ struct ObjectWriter {
     /// one per call whatever the batch's size.
     private(set) var examined = 0
 
-    /// An object to write: its id (hex and bytes), and its bytes after git's `type size\0` header.
+    /// An object to write: its id (hex and bytes), its type, and its bytes with git's
+    /// `type size\0` header (a loose object) of `headerCount` bytes (left out in a pack).
     struct Pending {
         var id: String
         var digest: [UInt8]
+        var type: String
         var raw: [UInt8]
         var headerCount: Int
     }
@@ -49,7 +51,7 @@ struct ObjectWriter {
         let id = SHA1.hex(digest)
         examined += 1
         if !pendingIDs.contains(id), !GitFiles.exists(path(of: id)) {
-            pending.append(Pending(id: id, digest: digest, raw: raw, headerCount: header.count))
+            pending.append(Pending(id: id, digest: digest, type: type, raw: raw, headerCount: header.count))
             pendingIDs.insert(id)
         }
         return id
