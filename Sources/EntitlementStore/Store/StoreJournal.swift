@@ -60,12 +60,12 @@ extension EntitlementStore {
         })
         let modes = newModes()
         try ensureDirectory(Self.stagingDirectory, mode: modes.directory)
-        var directories: [String] = []
+        var directories: [String] = [], seen: Set<String> = []
         for change in changes {
             let directory = PathName.directory(of: change.path)
-            if !directories.contains(directory) { directories.append(directory) }
+            if seen.insert(directory).inserted { directories.append(directory) }
         }
-        for directory in directories { try ensureDirectory(directory, mode: modes.directory) }
+        try ensureDirectories(directories, mode: modes.directory)
         if changes.count == 1, !syncOnce {
             try fileSystem.replace("\(root)/\(changes[0].path)", with: changes[0].bytes, stagingDirectory: stagingPath,
                                    newFileMode: modes.file, durable: durable)
@@ -106,24 +106,33 @@ extension EntitlementStore {
     /// symbolic link. Under the store lock nothing else changes them between this check and the
     /// rename, so this is as good as opening each component with `O_NOFOLLOW`.
     func requireRealFolders(of relative: String) throws(EntitlementError) {
+        var checked: Set<String> = []
+        try requireRealFolders(of: relative, checked: &checked)
+    }
+
+    /// Folders already in `checked` are not looked at again (one journal's renames share a few).
+    func requireRealFolders(of relative: String, checked: inout Set<String>) throws(EntitlementError) {
         var path = root
         for component in relative.utf8.split(separator: UInt8(ascii: "/")).dropLast() {
             path += "/" + String(decoding: component, as: UTF8.self)
+            guard !checked.contains(path) else { continue }
             guard let status = try fileSystem.status(path) else { return }
             let kind = status.st_mode & S_IFMT
             if kind == S_IFLNK { throw StorePolicy.symlinkRefused(path) }
             guard kind == S_IFDIR else { throw StorePolicy.notDirectory(path, kind: kind) }
+            checked.insert(path)
         }
     }
 
     /// Renames what is still staged, fsyncs the directories, removes the journal.
     private func apply(_ renames: [(from: String, to: String)]) throws(EntitlementError) {
-        var directories: [String] = []
+        var directories: [String] = [], seen: Set<String> = []
+        var checked: Set<String> = []
         for rename in renames {
             // A journal may have come from elsewhere (a copied store, a teammate's push): a rename
             // never follows a linked folder out of the store (docs/store-format.md, "Links").
-            try requireRealFolders(of: rename.from)
-            try requireRealFolders(of: rename.to)
+            try requireRealFolders(of: rename.from, checked: &checked)
+            try requireRealFolders(of: rename.to, checked: &checked)
             let from = "\(root)/\(rename.from)", to = "\(root)/\(rename.to)"
             do {
                 try systemCall("rename") { fileSystem.rename(from, to) }
@@ -133,7 +142,7 @@ extension EntitlementStore {
                 throw .io(path: to, message: "cannot rename into place: \(error.message); the change is kept in \(Self.journalFileName) and completed by the next write")
             }
             let directory = PathName.directory(of: to)
-            if !directories.contains(directory) { directories.append(directory) }
+            if seen.insert(directory).inserted { directories.append(directory) }
         }
         if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
         do {

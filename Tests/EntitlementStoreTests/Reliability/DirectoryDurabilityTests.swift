@@ -13,7 +13,7 @@ import EntitlementTestSupport
 struct DirectoryDurabilityTests {
     /// The directory operations a store made, in order, seen through the `FileSystem` seam.
     final class Recorder: Sendable {
-        enum Event: Equatable { case mkdir(String), fsyncDirectory(String) }
+        enum Event: Equatable { case mkdir(String), fsyncDirectory(String), rename(to: String) }
         private let state = Mutex<(events: [Event], directories: [Int32: String])>(([], [:]))
         var events: [Event] { state.withLock { $0.events } }
 
@@ -31,6 +31,11 @@ struct DirectoryDurabilityTests {
             fs.fsync = { fd in
                 self.state.withLock { value in if let path = value.directories[fd] { value.events.append(.fsyncDirectory(path)) } }
                 return Glibc.fsync(fd)
+            }
+            fs.rename = { from, to in
+                let result = Glibc.rename(from, to)
+                if result == 0 { self.state.withLock { $0.events.append(.rename(to: to)) } }
+                return result
             }
             fs.mkdir = { path, mode in
                 let result = Glibc.mkdir(path, mode)
@@ -84,5 +89,40 @@ struct DirectoryDurabilityTests {
         try store.withWriteLock { () throws(EntitlementError) in _ = try store.saveProfile(Profile(profileID: nil, customerUserID: "alice", createdAt: nil)) }
         #expect(recorder.events.contains { if case .mkdir = $0 { true } else { false } })
         #expect(!recorder.events.contains { if case .fsyncDirectory = $0 { true } else { false } })
+    }
+
+    /// A batch that makes many fan-out folders under the same parents (an ingest batch into a
+    /// fresh store: `ingest/events/appstore/xx/`) fsyncs each parent once, after its last new
+    /// folder and before the journal is renamed into place (the commit point); every new folder
+    /// is fsynced after the files are renamed into it.
+    @Test func aBatchFsyncsEachParentOnceBeforeItsCommitPoint() throws {
+        let directory = TemporaryDirectory()
+        let recorder = Recorder()
+        var store = EntitlementStore(root: fanoutStore(directory))
+        store.fileSystem = recorder.fileSystem
+        var random = SplitMix64(seed: 2026_11_29)
+        var changes: [EntitlementStore.FileChange] = []
+        for index in 0..<120 {
+            let digest = SHA256.hexDigest(Array("event-\(index)-\(random.next())".utf8))
+            changes.append(.init(path: "ingest/events/appstore/\(digest.prefix(2))/\(digest).json", bytes: Array("{}\n".utf8)))
+        }
+        try store.withWriteLock { () throws(EntitlementError) in _ = try store.commit(changes) }
+        let events = recorder.events
+        let made = events.compactMap { if case .mkdir(let path) = $0 { path } else { nil } }
+        let folders = Set(changes.map { store.root + "/" + PathName.directory(of: $0.path) })
+        #expect(Set(made).isSuperset(of: folders))
+        #expect(folders.count > 50)
+        let commitPoint = try #require(events.firstIndex(of: .rename(to: store.root + "/.journal")))
+        for parent in Set(made.map { PathName.directory(of: $0) }) {
+            // (The store's root is fsynced again after the commit point, for the journal's own name.)
+            let syncs = events[..<commitPoint].indices.filter { events[$0] == .fsyncDirectory(parent) }
+            #expect(syncs.count == 1, "\(parent) fsynced \(syncs.count) times before the commit point")
+            let lastMade = try #require(events.lastIndex { if case .mkdir(let path) = $0 { PathName.directory(of: path) == parent } else { false } })
+            #expect(syncs.allSatisfy { $0 > lastMade }, "\(parent) fsynced before its last new folder was made")
+        }
+        for folder in folders {
+            let lastRename = try #require(events.lastIndex { if case .rename(let to) = $0 { PathName.directory(of: to) == folder } else { false } })
+            #expect(events[lastRename...].contains(.fsyncDirectory(folder)), "\(folder) not fsynced after the renames into it")
+        }
     }
 }
