@@ -1,4 +1,6 @@
 import FoundationEssentials
+import Synchronization
+import EntitlementBasics
 import EntitlementModel
 import EntitlementStore
 
@@ -49,20 +51,23 @@ package struct IngestRunner: Sendable {
     /// Applies every unit; `progress` is told how many units are done. Spool units are removed
     /// (or moved to `ingest/failed/`) as their batch completes.
     package func run(_ units: [IngestUnit], progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> IngestReport {
-        try run(units, parsing: parse, progress: progress)
+        try run(units, reading: { range in units[range].map(self.parse) }, progress: progress)
     }
 
     /// Applies units whose events were read already (a vendor API's answers, verified by the
     /// caller as the adapters verify a webhook's): the same ledger, order and journal.
     package func run(prepared: [(unit: IngestUnit, parsed: ParsedUnit)], progress: (Int) -> Void = { _ in }) throws(EntitlementError) -> IngestReport {
-        var next = 0
-        return try run(prepared.map(\.unit), parsing: { _ in
-            defer { next += 1 }
-            return prepared[next].parsed
-        }, progress: progress)
+        let parsed = prepared.map(\.parsed)
+        return try run(prepared.map(\.unit), reading: { range in Array(parsed[range]) }, progress: progress)
     }
 
-    private func run(_ units: [IngestUnit], parsing: (IngestUnit) -> ParsedUnit, progress: (Int) -> Void) throws(EntitlementError) -> IngestReport {
+    /// Units read (parsed and verified) per chunk: the next chunk is read on a thread of its own
+    /// while the units before it are applied, so verifying signatures overlaps the batch's
+    /// writes and fsyncs. Reading is pure (no store access), so it may run ahead of the applying.
+    static let readAhead = 256
+
+    private func run(_ units: [IngestUnit], reading: @escaping @Sendable (Range<Int>) -> [ParsedUnit],
+                     progress: (Int) -> Void) throws(EntitlementError) -> IngestReport {
         var report = IngestReport()
         var pending: [(unit: IngestUnit, events: [IngestEvent])] = []
         var pendingEvents = 0
@@ -80,21 +85,40 @@ package struct IngestRunner: Sendable {
             pending = []
             pendingEvents = 0
         }
-        for unit in units {
-            switch parsing(unit) {
-            case .refused(let outcome):
-                let result = UnitResult(unit: unit, results: [(nil, outcome)])
-                report.add(result)
-                try settle(result)
-                done += 1
-            case .events(let events):
-                pending.append((unit, events))
-                pendingEvents += events.count
-                if pendingEvents >= batchSize { try flush() }
+        var start = 0
+        var current = reading(0..<min(Self.readAhead, units.count))
+        while start < units.count {
+            let next = (start + current.count)..<min(start + current.count + Self.readAhead, units.count)
+            let ahead = ParsedChunk()
+            let thread = next.isEmpty ? nil : WorkerThread.startOrRun { ahead.store(reading(next)) }
+            defer { thread?.wait() }
+            for (offset, parsed) in current.enumerated() {
+                let unit = units[start + offset]
+                switch parsed {
+                case .refused(let outcome):
+                    let result = UnitResult(unit: unit, results: [(nil, outcome)])
+                    report.add(result)
+                    try settle(result)
+                    done += 1
+                case .events(let events):
+                    pending.append((unit, events))
+                    pendingEvents += events.count
+                    if pendingEvents >= batchSize { try flush() }
+                }
             }
+            thread?.wait()
+            start += current.count
+            current = ahead.take()
         }
         try flush()
         return report
+    }
+
+    /// The next chunk's units, read on another thread.
+    private final class ParsedChunk: Sendable {
+        private let units = Mutex<[ParsedUnit]>([])
+        func store(_ parsed: [ParsedUnit]) { units.withLock { $0 = parsed } }
+        func take() -> [ParsedUnit] { units.withLock { $0 } }
     }
 
     /// A spooled unit leaves the spool once handled: removed, or moved to `failed/` with the reason.
