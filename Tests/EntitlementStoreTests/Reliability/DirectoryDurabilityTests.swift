@@ -46,6 +46,14 @@ struct DirectoryDurabilityTests {
         }
     }
 
+    /// A fan-out store whose directory operations `recorder` sees.
+    func recordedStore(_ directory: TemporaryDirectory) -> (EntitlementStore, Recorder) {
+        let recorder = Recorder()
+        var store = EntitlementStore(root: fanoutStore(directory))
+        store.fileSystem = recorder.fileSystem
+        return (store, recorder)
+    }
+
     func fanoutStore(_ directory: TemporaryDirectory) -> String {
         let root = directory.path + "/store"
         #expect(runCLI(["init", "--store", root]).exitCode == 0)
@@ -57,9 +65,7 @@ struct DirectoryDurabilityTests {
     /// its parent, and the saved file's folder is fsynced after it (the rename into it).
     @Test func everyNewFolderIsFsyncedInItsParent() throws {
         let directory = TemporaryDirectory()
-        let recorder = Recorder()
-        var store = EntitlementStore(root: fanoutStore(directory))
-        store.fileSystem = recorder.fileSystem
+        let (store, recorder) = recordedStore(directory)
         var random = SplitMix64(seed: 2026_11)
         var created = 0
         for index in 0..<40 {
@@ -82,9 +88,7 @@ struct DirectoryDurabilityTests {
     /// A store opened without durability (tests, bulk scratch work) makes no fsync at all.
     @Test func aStoreWithoutDurabilityFsyncsNoFolder() throws {
         let directory = TemporaryDirectory()
-        let recorder = Recorder()
-        var store = EntitlementStore(root: fanoutStore(directory))
-        store.fileSystem = recorder.fileSystem
+        var (store, recorder) = recordedStore(directory)
         store.durable = false
         try store.withWriteLock { () throws(EntitlementError) in _ = try store.saveProfile(Profile(profileID: nil, customerUserID: "alice", createdAt: nil)) }
         #expect(recorder.events.contains { if case .mkdir = $0 { true } else { false } })
@@ -97,9 +101,7 @@ struct DirectoryDurabilityTests {
     /// is fsynced after the files are renamed into it.
     @Test func aBatchFsyncsEachParentOnceBeforeItsCommitPoint() throws {
         let directory = TemporaryDirectory()
-        let recorder = Recorder()
-        var store = EntitlementStore(root: fanoutStore(directory))
-        store.fileSystem = recorder.fileSystem
+        let (store, recorder) = recordedStore(directory)
         var random = SplitMix64(seed: 2026_11_29)
         var changes: [EntitlementStore.FileChange] = []
         for index in 0..<120 {
