@@ -5,19 +5,22 @@ import Synchronization
 package enum Parallel {
     /// Threads to use: the cores, at most 8.
     package static let workers = max(1, min(ProcessorCount.online(), 8))
+    /// Threads for work that mostly waits on the disk (`fsync` of many files): more than the
+    /// cores, so that the device flushes of several files are in flight, and merged, at once.
+    package static let waitingWorkers = 8
 
     /// `transform` of every item, computed on all cores; below `threshold` items, on one.
     ///
     /// The threads take chunks of `chunkSize` items in turn rather than one fixed share each,
     /// so a thread slowed down by other work on the machine does not hold the others up.
-    package static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64, chunkSize: Int = 32,
+    package static func map<Item: Sendable, Result: Sendable>(_ items: [Item], threshold: Int = 64, chunkSize: Int = 32, threads: Int = workers,
                                                       _ transform: @Sendable (Item) -> Result) -> [Result] {
-        guard items.count >= threshold, workers > 1 else { return items.map(transform) }
+        guard items.count >= threshold, threads > 1 else { return items.map(transform) }
         let size = max(1, chunkSize)
         let chunks = (items.count + size - 1) / size
         let results = PartResults<[Result]>(count: chunks)
         let next = Atomic<Int>(0)
-        WorkerThread.perform(min(workers, chunks)) { _ in
+        WorkerThread.perform(min(threads, chunks)) { _ in
             while true {
                 let chunk = next.add(1, ordering: .relaxed).oldValue
                 guard chunk < chunks else { return }

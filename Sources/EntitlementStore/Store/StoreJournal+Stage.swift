@@ -10,8 +10,9 @@ extension EntitlementStore {
     /// the order of `changes`. With `durable`, every file is written (its write-back started)
     /// before any is fsynced, then each is fsynced and `.tmp/` last: exactly the files and
     /// the folder the journal will name as sources, nothing else of the file system.
-    /// With `parallel`, the files are written and fsynced on every core (bulk writes: the
-    /// renames, the commit point, stay on one thread). On a failure, every file staged here
+    /// With `parallel`, the files are written on every core and fsynced on more threads than
+    /// that (`Parallel.waitingWorkers`: an fsync waits on the disk) (bulk writes: the renames,
+    /// the commit point, stay on one thread). On a failure, every file staged here
     /// is removed and the first failure, in the order of `changes`, is thrown.
     func stageAll(_ changes: [FileChange], fileMode: mode_t, durable: Bool,
                   parallel: Bool) throws(EntitlementError) -> [(from: String, to: String)] {
@@ -27,7 +28,7 @@ extension EntitlementStore {
         }
         var staged = each(changes, parallel: parallel, stageOne)
         if durable, !staged.contains(where: { if case .failure = $0 { true } else { false } }) {
-            let synced = each(staged, parallel: parallel) { outcome -> Swift.Result<String, EntitlementError> in
+            let synced = each(staged, parallel: parallel, threads: Parallel.waitingWorkers) { outcome -> Swift.Result<String, EntitlementError> in
                 guard case .success(let from) = outcome else { return outcome }
                 do throws(EntitlementError) {
                     try fileSystem.syncFile("\(root)/\(from)")
@@ -62,11 +63,11 @@ extension EntitlementStore {
         return renames
     }
 
-    /// `body` of every item in order; with `parallel`, on every core (above the staging
+    /// `body` of every item in order; with `parallel`, on `threads` threads (above the staging
     /// threshold), else on this thread, stopping after the first failure.
-    private func each<Item: Sendable>(_ items: [Item], parallel: Bool,
+    private func each<Item: Sendable>(_ items: [Item], parallel: Bool, threads: Int = Parallel.workers,
                                       _ body: @Sendable (Item) -> Swift.Result<String, EntitlementError>) -> [Swift.Result<String, EntitlementError>] {
-        if parallel { return Parallel.map(items, threshold: Self.parallelStagingThreshold, body) }
+        if parallel { return Parallel.map(items, threshold: Self.parallelStagingThreshold, chunkSize: 8, threads: threads, body) }
         var results: [Swift.Result<String, EntitlementError>] = []
         for item in items {
             results.append(body(item))

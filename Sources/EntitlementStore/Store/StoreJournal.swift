@@ -144,13 +144,23 @@ extension EntitlementStore {
             let directory = PathName.directory(of: to)
             if seen.insert(directory).inserted { directories.append(directory) }
         }
-        if durable { for directory in directories { try fileSystem.syncDirectory(directory) } }
+        if durable { try syncDirectories(directories) }
         do {
             try systemCall("unlink") { fileSystem.unlink(journalPath) }
         } catch where error.code != ENOENT {
             throw .io(path: journalPath, message: "cannot remove: \(error.message)")
         } catch {}
         if durable { try fileSystem.syncDirectory(root) }
+    }
+
+    /// fsyncs every folder of `directories`: many (an ingest batch's fan-out folders) on
+    /// several threads, as an fsync mostly waits on the disk; the first failure is thrown.
+    private func syncDirectories(_ directories: [String]) throws(EntitlementError) {
+        let fileSystem = self.fileSystem
+        let outcomes = Parallel.map(directories, threshold: 16, chunkSize: 4, threads: Parallel.waitingWorkers) { directory in
+            Swift.Result { () throws(EntitlementError) in try fileSystem.syncDirectory(directory) }
+        }
+        for case .failure(let error) in outcomes { throw error }
     }
 
     /// The renames of a journal; only paths of the store's own layout are accepted.
