@@ -145,12 +145,13 @@ extension EntitlementStore {
             if seen.insert(directory).inserted { directories.append(directory) }
         }
         if durable { try syncDirectories(directories) }
+        // The journal's removal is not flushed: a journal that comes back after a crash names
+        // staged files that are gone (renamed), so replaying it changes nothing.
         do {
             try systemCall("unlink") { fileSystem.unlink(journalPath) }
         } catch where error.code != ENOENT {
             throw .io(path: journalPath, message: "cannot remove: \(error.message)")
         } catch {}
-        if durable { try fileSystem.syncDirectory(root) }
     }
 
     /// fsyncs every folder of `directories`: many (an ingest batch's fan-out folders) on

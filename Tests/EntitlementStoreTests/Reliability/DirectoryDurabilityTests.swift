@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ import EntitlementTestSupport
 struct DirectoryDurabilityTests {
     /// The directory operations a store made, in order, seen through the `FileSystem` seam.
     final class Recorder: Sendable {
-        enum Event: Equatable { case mkdir(String), fsyncDirectory(String), rename(to: String) }
+        enum Event: Equatable { case mkdir(String), fsyncDirectory(String), rename(to: String), unlink(String) }
         private let state = Mutex<(events: [Event], directories: [Int32: String])>(([], [:]))
         var events: [Event] { state.withLock { $0.events } }
 
@@ -35,6 +36,11 @@ struct DirectoryDurabilityTests {
             fs.rename = { from, to in
                 let result = Glibc.rename(from, to)
                 if result == 0 { self.state.withLock { $0.events.append(.rename(to: to)) } }
+                return result
+            }
+            fs.unlink = { path in
+                let result = Glibc.unlink(path)
+                if result == 0 { self.state.withLock { $0.events.append(.unlink(path)) } }
                 return result
             }
             fs.mkdir = { path, mode in
@@ -126,5 +132,45 @@ struct DirectoryDurabilityTests {
             let lastRename = try #require(events.lastIndex { if case .rename(let to) = $0 { PathName.directory(of: to) == folder } else { false } })
             #expect(events[lastRename...].contains(.fsyncDirectory(folder)), "\(folder) not fsynced after the renames into it")
         }
+        // The journal's removal is the last step and is not flushed (a journal back after a crash replays as nothing).
+        let removal = try #require(events.firstIndex(of: .unlink(store.root + "/.journal")))
+        #expect(!events[removal...].contains { if case .fsyncDirectory = $0 { true } else { false } })
+    }
+
+    /// A journal whose removal a crash undid is replayed by the next writer as nothing: its
+    /// staged files were renamed, so the store stays byte for byte as the commit left it.
+    @Test func aJournalBackAfterItsRemovalChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let store = EntitlementStore(root: fanoutStore(directory))
+        var changes: [EntitlementStore.FileChange] = []
+        for index in 0..<5 {
+            let digest = SHA256.hexDigest(Array("event-\(index)".utf8))
+            changes.append(.init(path: "ingest/events/appstore/\(digest.prefix(2))/\(digest).json", bytes: Array("{\"n\": \(index)}\n".utf8)))
+        }
+        let removed = Mutex<[UInt8]>([])
+        var capturing = store
+        capturing.fileSystem.unlink = { path in
+            if path.hasSuffix("/.journal"), let bytes = try? FileSystem.system.readFile(path) { removed.withLock { $0 = bytes } }
+            return Glibc.unlink(path)
+        }
+        try capturing.withWriteLock { () throws(EntitlementError) in _ = try capturing.commit(changes) }
+        let journal = removed.withLock { $0 }
+        #expect(!journal.isEmpty)
+        let before = snapshot(store.root)
+        try FileSystem.system.replace(store.root + "/.journal", with: journal, stagingDirectory: store.root + "/.tmp", newFileMode: 0o600, durable: false)
+        try store.withWriteLock { () throws(EntitlementError) in try store.recover() }
+        #expect(snapshot(store.root) == before)
+    }
+
+    /// Every file below `root` but the lock, by path, with its bytes.
+    private func snapshot(_ root: String) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for path in (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? [] where !path.hasSuffix(".lock") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = (try? FileSystem.system.readFile(root + "/" + path)).flatMap { $0 } ?? []
+            }
+        }
+        return files
     }
 }
