@@ -151,7 +151,7 @@ extension EntitlementStore {
     /// `ensureDirectory` of each of `relatives`, each folder on the way looked at once, and
     /// each parent that gained a directory fsynced once, after all are made: a batch that makes
     /// 200 fan-out folders under one parent syncs that parent once, not 200 times.
-    package func ensureDirectories(_ relatives: [String], mode: mode_t, syncParents: Bool = true) throws(EntitlementError) {
+    func ensureDirectories(_ relatives: [String], mode: mode_t, syncParents: Bool = true) throws(EntitlementError) {
         var seen: Set<String> = []
         var parentsToSync: [String] = []
         for relative in relatives where relative != "." {
