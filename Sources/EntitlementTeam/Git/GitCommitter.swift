@@ -6,7 +6,8 @@ import EntitlementModel
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
 /// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
-/// `update-ref`). Git's index is caught up right after (`GitIndex`).
+/// `update-ref`). Git's index is caught up right after (`GitIndex`), with the blob ids computed
+/// here: each file is read and hashed once.
 struct GitCommitter {
     let repository: GitRepository
     var durable = true
@@ -17,11 +18,15 @@ struct GitCommitter {
     func commit(paths: [String], message: String, author: GitIdentity) throws(EntitlementError) -> String? {
         var objects = ObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
         var blobs: [String: String?] = [:]
+        // What the index update needs so as not to read and hash each file again.
+        var hashed: [String: SplitIndexUpdate.HashedFile] = [:]
         var directories: Set<String> = [""]
         for path in Set(paths) {
-            let bytes = try GitFiles.read("\(repository.root)/\(path)")
+            let file = try GitFiles.readWithStatus("\(repository.root)/\(path)")
+            let blob = file.map { objects.add(type: "blob", content: $0.bytes) }
             // updateValue: a nil (deleted file) must be kept as a value, not remove the key.
-            blobs.updateValue(bytes.map { objects.add(type: "blob", content: $0) }, forKey: path)
+            blobs.updateValue(blob, forKey: path)
+            if let file, let blob { hashed[path] = SplitIndexUpdate.HashedFile(status: file.status, id: blob) }
             var directory = PathName.parent(of: path)
             while !directory.isEmpty {
                 directories.insert(directory)
@@ -63,7 +68,7 @@ struct GitCommitter {
         // The index catches up with these paths now, so `git status` is clean after the command.
         // Best effort: when it cannot (a person's git holds index.lock), the record stays and
         // `sync` or the hooks catch up; the commit is done.
-        _ = try? GitIndex.refresh(repository)
+        _ = try? GitIndex.refresh(repository, hashed: hashed)
         return commit
     }
 
