@@ -5,9 +5,9 @@ import EntitlementModel
 /// the change, not the size of the store.
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
-/// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
-/// `update-ref`). Git's index is caught up right after (`GitIndex`), with the blob ids computed
-/// here: each file is read and hashed once.
+/// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, level by
+/// level through one process, `HeadTrees`; `commit-tree`, `update-ref`). Git's index is caught
+/// up right after (`GitIndex`), with the blob ids computed here: each file is read and hashed once.
 struct GitCommitter {
     let repository: GitRepository
     var durable = true
@@ -33,8 +33,9 @@ struct GitCommitter {
                 directory = PathName.parent(of: directory)
             }
         }
-        let (head, headTree, trees) = try readTrees(Array(directories))
-        var edited = trees
+        let read = try HeadTrees.read(directories, in: repository)
+        let head = read.head, headTree = read.root
+        var edited = read.trees
         for (path, blob) in blobs {
             let directory = PathName.parent(of: path), name = PathName.base(of: path)
             if let blob {
@@ -72,28 +73,6 @@ struct GitCommitter {
         return commit
     }
 
-    /// HEAD's commit and root tree, and the trees of `directories` in it (absent ones left out).
-    private func readTrees(_ directories: [String]) throws(EntitlementError) -> (head: String?, root: String?, trees: [String: GitTree]) {
-        var request = "HEAD\n"
-        for directory in directories { request += directory.isEmpty ? "HEAD^{tree}\n" : "HEAD:\(directory)\n" }
-        let result = try repository.run(["cat-file", "--batch"], input: Array(request.utf8))
-        guard result.succeeded else { throw .git(message: "cannot read HEAD in \(repository.root): \(GitRepository.firstLines(result.errorText))", hint: nil) }
-        let objects = GitBatchOutput.parse(result.stdout)
-        guard objects.count == directories.count + 1 else { throw .git(message: "unexpected output from git cat-file in \(repository.root)", hint: nil) }
-        guard let head = objects[0] else { return (nil, nil, [:]) }
-        var trees: [String: GitTree] = [:]
-        var rootID: String?
-        for (directory, object) in zip(directories, objects.dropFirst()) {
-            guard let object, object.type == "tree" else { continue }
-            guard let tree = GitTree(content: object.content) else {
-                throw .git(message: "unreadable tree object \(object.id) in \(repository.root)", hint: "Run 'git fsck' in the store.")
-            }
-            trees[directory] = tree
-            if directory.isEmpty { rootID = object.id }
-        }
-        return (head.id, rootID, trees)
-    }
-
     private func commitTree(_ tree: String, parent: String?, message: String, author: GitIdentity) throws(EntitlementError) -> String {
         var arguments = ["commit-tree", tree]
         if let parent { arguments += ["-p", parent] }
@@ -112,30 +91,5 @@ struct GitCommitter {
                        hint: "The files are written; the next command that writes commits them.")
         }
         return result.output.trimmingWhitespace
-    }
-}
-
-/// The objects `git cat-file --batch` printed, in request order (nil for a missing one).
-enum GitBatchOutput {
-    struct Object {
-        var id: String
-        var type: String
-        var content: [UInt8]
-    }
-
-    static func parse(_ bytes: [UInt8]) -> [Object?] {
-        var objects: [Object?] = []
-        var index = 0
-        while index < bytes.count, let newline = bytes[index...].firstIndex(of: 0x0A) {
-            let header = String(decoding: bytes[index..<newline], as: UTF8.self).split(separator: " ")
-            index = newline + 1
-            guard header.count == 3, let size = Int(header[2]), index + size <= bytes.count else {
-                objects.append(nil)
-                continue
-            }
-            objects.append(Object(id: String(header[0]), type: String(header[1]), content: Array(bytes[index..<(index + size)])))
-            index += size + 1
-        }
-        return objects
     }
 }
