@@ -15,6 +15,12 @@ extension FileSystem {
 
     /// The file's bytes, or nil when it does not exist.
     package func readFile(_ path: String, policy: ReadPolicy = .storeFile) throws(EntitlementError) -> [UInt8]? {
+        try readFileAndStatus(path, policy: policy)?.bytes
+    }
+
+    /// The file's bytes and its `fstat`, taken on the open file before it is read (as git
+    /// stats a file before hashing it); nil when it does not exist.
+    package func readFileAndStatus(_ path: String, policy: ReadPolicy = .storeFile) throws(EntitlementError) -> (bytes: [UInt8], status: stat)? {
         let flags = policy == .storeFile ? O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK : O_RDONLY | O_CLOEXEC
         let fd: Int32
         do {
@@ -43,7 +49,7 @@ extension FileSystem {
         // A regular file is read up to its size: store files are replaced by rename, never
         // grown in place, so a read past `st_size` would only confirm the end (a system
         // call per profile). Pipes and other files are read to the end.
-        return try readAll(fd, path: path, sizeHint: Int(status.st_size), stopAtHint: kind == S_IFREG)
+        return (try readAll(fd, path: path, sizeHint: Int(status.st_size), stopAtHint: kind == S_IFREG), status)
     }
 
     /// Reads to the end into uninitialized room: a large file's pages are first touched by

@@ -5,8 +5,9 @@ import EntitlementModel
 /// the change, not the size of the store.
 ///
 /// Blobs and the trees along each changed path are written as loose objects by the tool
-/// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, `commit-tree`,
-/// `update-ref`). Git's index is caught up right after (`GitIndex`).
+/// itself, in one batch; git is run three times (`cat-file --batch` for the old trees, level by
+/// level through one process, `HeadTrees`; `commit-tree`, `update-ref`). Git's index is caught
+/// up right after (`GitIndex`), with the blob ids computed here: each file is read and hashed once.
 struct GitCommitter {
     let repository: GitRepository
     var durable = true
@@ -17,19 +18,24 @@ struct GitCommitter {
     func commit(paths: [String], message: String, author: GitIdentity) throws(EntitlementError) -> String? {
         var objects = ObjectWriter(objectsDirectory: "\(repository.gitDirectory)/objects", durable: durable)
         var blobs: [String: String?] = [:]
+        // What the index update needs so as not to read and hash each file again.
+        var hashed: [String: SplitIndexUpdate.HashedFile] = [:]
         var directories: Set<String> = [""]
         for path in Set(paths) {
-            let bytes = try GitFiles.read("\(repository.root)/\(path)")
+            let file = try GitFiles.readWithStatus("\(repository.root)/\(path)")
+            let blob = file.map { objects.add(type: "blob", content: $0.bytes) }
             // updateValue: a nil (deleted file) must be kept as a value, not remove the key.
-            blobs.updateValue(bytes.map { objects.add(type: "blob", content: $0) }, forKey: path)
+            blobs.updateValue(blob, forKey: path)
+            if let file, let blob { hashed[path] = SplitIndexUpdate.HashedFile(status: file.status, id: blob) }
             var directory = PathName.parent(of: path)
             while !directory.isEmpty {
                 directories.insert(directory)
                 directory = PathName.parent(of: directory)
             }
         }
-        let (head, headTree, trees) = try readTrees(Array(directories))
-        var edited = trees
+        let read = try HeadTrees.read(directories, in: repository)
+        let head = read.head, headTree = read.root
+        var edited = read.trees
         for (path, blob) in blobs {
             let directory = PathName.parent(of: path), name = PathName.base(of: path)
             if let blob {
@@ -63,30 +69,8 @@ struct GitCommitter {
         // The index catches up with these paths now, so `git status` is clean after the command.
         // Best effort: when it cannot (a person's git holds index.lock), the record stays and
         // `sync` or the hooks catch up; the commit is done.
-        _ = try? GitIndex.refresh(repository)
+        _ = try? GitIndex.refresh(repository, hashed: hashed)
         return commit
-    }
-
-    /// HEAD's commit and root tree, and the trees of `directories` in it (absent ones left out).
-    private func readTrees(_ directories: [String]) throws(EntitlementError) -> (head: String?, root: String?, trees: [String: GitTree]) {
-        var request = "HEAD\n"
-        for directory in directories { request += directory.isEmpty ? "HEAD^{tree}\n" : "HEAD:\(directory)\n" }
-        let result = try repository.run(["cat-file", "--batch"], input: Array(request.utf8))
-        guard result.succeeded else { throw .git(message: "cannot read HEAD in \(repository.root): \(GitRepository.firstLines(result.errorText))", hint: nil) }
-        let objects = GitBatchOutput.parse(result.stdout)
-        guard objects.count == directories.count + 1 else { throw .git(message: "unexpected output from git cat-file in \(repository.root)", hint: nil) }
-        guard let head = objects[0] else { return (nil, nil, [:]) }
-        var trees: [String: GitTree] = [:]
-        var rootID: String?
-        for (directory, object) in zip(directories, objects.dropFirst()) {
-            guard let object, object.type == "tree" else { continue }
-            guard let tree = GitTree(content: object.content) else {
-                throw .git(message: "unreadable tree object \(object.id) in \(repository.root)", hint: "Run 'git fsck' in the store.")
-            }
-            trees[directory] = tree
-            if directory.isEmpty { rootID = object.id }
-        }
-        return (head.id, rootID, trees)
     }
 
     private func commitTree(_ tree: String, parent: String?, message: String, author: GitIdentity) throws(EntitlementError) -> String {
@@ -107,30 +91,5 @@ struct GitCommitter {
                        hint: "The files are written; the next command that writes commits them.")
         }
         return result.output.trimmingWhitespace
-    }
-}
-
-/// The objects `git cat-file --batch` printed, in request order (nil for a missing one).
-enum GitBatchOutput {
-    struct Object {
-        var id: String
-        var type: String
-        var content: [UInt8]
-    }
-
-    static func parse(_ bytes: [UInt8]) -> [Object?] {
-        var objects: [Object?] = []
-        var index = 0
-        while index < bytes.count, let newline = bytes[index...].firstIndex(of: 0x0A) {
-            let header = String(decoding: bytes[index..<newline], as: UTF8.self).split(separator: " ")
-            index = newline + 1
-            guard header.count == 3, let size = Int(header[2]), index + size <= bytes.count else {
-                objects.append(nil)
-                continue
-            }
-            objects.append(Object(id: String(header[0]), type: String(header[1]), content: Array(bytes[index..<(index + size)])))
-            index += size + 1
-        }
-        return objects
     }
 }

@@ -12,6 +12,11 @@ package enum GitFiles {
     /// The file's bytes, or nil when it does not exist (never through a symbolic link).
     package static func read(_ path: String) throws(EntitlementError) -> [UInt8]? { try system.readFile(path) }
 
+    /// The file's bytes and its stat data, taken before it was read; nil when it does not exist.
+    static func readWithStatus(_ path: String) throws(EntitlementError) -> (bytes: [UInt8], status: stat)? {
+        try system.readFileAndStatus(path)
+    }
+
     package static func exists(_ path: String) -> Bool { system.exists(path) }
 
     static func isDirectory(_ path: String) -> Bool { system.isDirectory(path) }

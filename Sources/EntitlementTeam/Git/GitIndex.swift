@@ -25,12 +25,14 @@ enum GitIndex {
     }
 
     /// Brings the index entries of every recorded path up to date. Call under the store lock.
-    static func refresh(_ repository: GitRepository, limits: SplitIndexUpdate.Limits = .standard) throws(EntitlementError) {
+    /// `hashed`: files a commit has just read and hashed, whose blob ids are not computed again.
+    static func refresh(_ repository: GitRepository, limits: SplitIndexUpdate.Limits = .standard,
+                        hashed: [String: SplitIndexUpdate.HashedFile] = [:]) throws(EntitlementError) {
         let path = stalePath(repository)
         guard let bytes = try GitFiles.read(path) else { return }
         if !bytes.isEmpty {
             let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if case .leftToGit(let fold) = try SplitIndexUpdate.apply(paths, in: repository, limits: limits) {
+            if case .leftToGit(let fold) = try SplitIndexUpdate.apply(paths, in: repository, limits: limits, hashed: hashed) {
                 // `--split-index`: a store whose index is not split yet (made by an older version)
                 // is split now, once, so that the next commits take the path above. A change too
                 // big for the small file is folded into a new shared index. (Never because of the

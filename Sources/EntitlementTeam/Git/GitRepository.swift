@@ -55,6 +55,14 @@ package struct GitRepository: Sendable {
         return result
     }
 
+    /// Starts `git ARGS` in the store for several requests and answers (`cat-file --batch`).
+    func session(_ arguments: [String]) throws(EntitlementError) -> Subprocess.Session {
+        guard let session = Subprocess.Session(["git", "-C", root] + arguments, environment: gitEnvironment) else {
+            throw .git(message: "cannot run git", hint: "Install git (for example 'apt-get install git'); a git store needs it.")
+        }
+        return session
+    }
+
     /// Runs git and throws its message unless it succeeds; returns standard output.
     @discardableResult
     package func check(_ arguments: [String], input: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws(EntitlementError) -> String {

@@ -52,14 +52,16 @@ enum SplitIndexUpdate {
     /// deleted (its shared entry's position is only known by reading the shared index), a
     /// merge's conflict entries, an index that is busy (`index.lock`) or of a kind not handled
     /// here, or a change too big for the small file.
-    static func apply(_ paths: [String], in repository: GitRepository, limits: Limits = .standard) throws(EntitlementError) -> Outcome {
+    /// `hashed`: files a commit has just read and hashed (`HashedFile`), not read again.
+    static func apply(_ paths: [String], in repository: GitRepository, limits: Limits = .standard,
+                      hashed: [String: HashedFile] = [:]) throws(EntitlementError) -> Outcome {
         let indexPath = "\(repository.gitDirectory)/index"
         let many = Set(paths).count > limits.splitFile / 256
         guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= limits.splitFileRead,
               let bytes = try GitFiles.read(indexPath), var file = SplitIndexFile(bytes) else { return .leftToGit(fold: many) }
         var directories: Set<[UInt8]> = []
         for path in Set(paths) {
-            guard let entry = try entry(for: path, in: repository) else { return .leftToGit(fold: many) }
+            guard let entry = try entry(for: path, in: repository, hashed: hashed[path]) else { return .leftToGit(fold: many) }
             file.set(Array(path.utf8), raw: entry)
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
@@ -80,16 +82,21 @@ enum SplitIndexUpdate {
     }
 
     /// The raw index entry git would record for the file at `path`; nil when it is not a regular file.
-    static func entry(for path: String, in repository: GitRepository) throws(EntitlementError) -> [UInt8]? {
+    /// Its stat data come from an `lstat` of the file now; its blob id from `hashed` when that
+    /// is the same file (the same stat data), else from reading and hashing it, as git does.
+    static func entry(for path: String, in repository: GitRepository, hashed: HashedFile? = nil) throws(EntitlementError) -> [UInt8]? {
         let full = "\(repository.root)/\(path)"
-        guard let status = try GitFiles.system.status(full), status.st_mode & S_IFMT == S_IFREG,
-              let content = try GitFiles.read(full) else { return nil }
-        let blob = SHA1.digest(Array("blob \(content.count)\0".utf8) + content)
+        guard let status = try GitFiles.system.status(full), status.st_mode & S_IFMT == S_IFREG else { return nil }
         let name = Array(path.utf8)
         var raw: [UInt8] = []
         raw.reserveCapacity(SplitIndexFile.entrySize(nameLength: name.count))
         IndexStatFill.appendStatData(of: status, to: &raw)
-        raw += blob
+        if let hashed, hashed.id.count == 20, raw.elementsEqual(hashed.statData) {
+            raw += hashed.id
+        } else {
+            guard let content = try GitFiles.read(full) else { return nil }
+            raw += SHA1.digest(Array("blob \(content.count)\0".utf8) + content)
+        }
         let flags = min(name.count, 0xFFF)
         raw += [UInt8(flags >> 8), UInt8(flags & 0xFF)]
         raw += name
