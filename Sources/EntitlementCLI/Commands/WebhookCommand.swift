@@ -55,6 +55,7 @@ struct WebhookCommand: RunnableCommand, Equatable {
         guard let (handler, accepted) = accepted else { return .success }
         // The end of the response: the server sends it now, while this process applies.
         context.stdout.finish()
+        BackgroundPriority.lower()
         if let log = handler.apply(accepted) {
             context.stderr.write("entitlement webhook: \(response.status): \(Terminal.escape(log))\n")
             context.stderr.flush()
