@@ -67,8 +67,11 @@ ingest_benchmarks() {
             "$BIN" grant bench-template premium --duration 1d --store "$team" --actor "Bench <bench@localhost>" >&2 ||
             { echo "bench-ingest.sh: making the team store failed" >&2; return 0; }
     fi
-    hf ingest-team -r "$runs" --prepare "rm -rf $dir/team && cp -a $team $dir/team" \
+    # As for the fresh store: the last run's copy is moved aside, not deleted, until the end.
+    rm -rf "$dir"/old-team.*
+    hf ingest-team -r "$runs" --prepare "if [ -d $dir/team ]; then mv $dir/team \$(mktemp -d $dir/old-team.XXXXXX)/; fi; cp -a $team $dir/team" \
         "$BIN ingest --stdin --vendor appstore --store $dir/team --secrets $secrets <$dir/notifications.jsonl >/dev/null 2>&1"
+    rm -rf "$dir"/old-team.*
     ms=$(stat_ms ingest-team median)
     rate=$(awk -v n="$INGEST_COUNT" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.0f", n / (ms / 1000) }')
     row "the same into a team store, one commit per 500 events (${rate:-–} events/s; \`cp -a\` of the repository untimed)" "100k" "ingest-team" \

@@ -44,12 +44,10 @@ extension Subprocess {
 
         /// Reads what one output holds now (or notes its end).
         fileprivate mutating func drain(_ fd: Int32) {
-            var bytes = [UInt8](repeating: 0, count: 65536)
-            let count = bytes.withUnsafeMutableBytes { buffer in (try? systemCall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? -1 }  // errno stays set
-            if count > 0 {
-                if fd == stdout { result.stdout += bytes[0..<count] } else { result.stderr += bytes[0..<count] }
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                if fd == stdout { outputsOpen.out = false } else { outputsOpen.err = false }
+            if fd == stdout {
+                if !Subprocess.readAvailable(fd, onto: &result.stdout) { outputsOpen.out = false }
+            } else if !Subprocess.readAvailable(fd, onto: &result.stderr) {
+                outputsOpen.err = false
             }
         }
     }
@@ -62,7 +60,7 @@ extension Subprocess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         guard let child = spawning.withLock({ _ in spawn(arguments[0], argv, envp, ownGroup: false) }) else { return nil }
-        for fd in [child.input[1], child.output[0], child.error[0]] { _ = try? systemCall("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) } }
+        makeNonBlocking([child.input[1], child.output[0], child.error[0]])
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
         var feed = Feed(stdin: child.input[1], stdout: child.output[0], stderr: child.error[0])
@@ -75,10 +73,9 @@ extension Subprocess {
         while feed.outputsOpen.out { feed.drain(child.output[0]) }
         while feed.outputsOpen.err { feed.drain(child.error[0]) }
         closeDescriptor(child.output[0]); closeDescriptor(child.error[0])
-        var status: Int32 = 0
-        _ = try? systemCall("waitpid") { waitpid(child.pid, &status, 0) }
+        let status = reap(child.pid)
         if let thrown { throw thrown }
-        feed.result.status = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        feed.result.status = status
         return feed.result
     }
 }

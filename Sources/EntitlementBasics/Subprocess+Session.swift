@@ -26,7 +26,7 @@ extension Subprocess {
             defer { for pointer in argv + envp { free(pointer) } }
             guard let child = spawning.withLock({ _ in spawn(arguments[0], argv, envp, ownGroup: false) }) else { return nil }
             (pid, stdin, stdout, stderr) = (child.pid, child.input[1], child.output[0], child.error[0])
-            for fd in [stdin, stdout, stderr] { _ = try? systemCall("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) } }
+            makeNonBlocking([stdin, stdout, stderr])
             // A child that exits before reading a request must not kill us with SIGPIPE.
             previousPipeHandler = signal(SIGPIPE, SIG_IGN)
         }
@@ -38,7 +38,6 @@ extension Subprocess {
         package func exchange(_ request: [UInt8], answer: inout [UInt8], until isComplete: ([UInt8]) -> Bool) -> Bool {
             guard finished == nil else { return false }
             var written = 0
-            var buffer = [UInt8](repeating: 0, count: 65536)
             while written < request.count || !isComplete(answer) {
                 guard inputOpen, outputsOpen.out else { return false }
                 var fds = [pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)]
@@ -57,17 +56,20 @@ extension Subprocess {
                         if count > 0 { written += count } else if errno != EAGAIN, errno != EINTR { inputOpen = false }
                         continue
                     }
-                    let count = buffer.withUnsafeMutableBytes { bytes in
-                        (try? systemCall("read") { Glibc.read(entry.fd, bytes.baseAddress!, bytes.count) }) ?? -1
-                    }
-                    if count > 0 {
-                        if entry.fd == stdout { answer += buffer[0..<count] } else { errorBytes += buffer[0..<count] }
-                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                        if entry.fd == stdout { outputsOpen.out = false } else { outputsOpen.err = false }
-                    }
+                    drain(entry.fd, stdoutOnto: &answer)
                 }
             }
             return true
+        }
+
+        /// Reads what one output holds now: standard output onto `stdoutOnto`, standard error
+        /// kept for `finish`; notes the output's end.
+        private func drain(_ fd: Int32, stdoutOnto bytes: inout [UInt8]) {
+            if fd == stdout {
+                if !readAvailable(fd, onto: &bytes) { outputsOpen.out = false }
+            } else if !readAvailable(fd, onto: &errorBytes) {
+                outputsOpen.err = false
+            }
         }
 
         /// Closes the child's input, reads the rest of its outputs, and waits for it. Its
@@ -77,7 +79,6 @@ extension Subprocess {
             if let finished { return finished }
             var result = Result(status: -1, stdout: [], stderr: [])
             closeDescriptor(stdin)
-            var buffer = [UInt8](repeating: 0, count: 65536)
             while outputsOpen.out || outputsOpen.err {
                 var fds: [pollfd] = []
                 if outputsOpen.out { fds.append(pollfd(fd: stdout, events: Int16(POLLIN), revents: 0)) }
@@ -86,22 +87,11 @@ extension Subprocess {
                     if errno == EINTR { continue }
                     break
                 }
-                for entry in fds where entry.revents != 0 {
-                    let count = buffer.withUnsafeMutableBytes { bytes in
-                        (try? systemCall("read") { Glibc.read(entry.fd, bytes.baseAddress!, bytes.count) }) ?? -1
-                    }
-                    if count > 0 {
-                        if entry.fd == stdout { result.stdout += buffer[0..<count] } else { errorBytes += buffer[0..<count] }
-                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                        if entry.fd == stdout { outputsOpen.out = false } else { outputsOpen.err = false }
-                    }
-                }
+                for entry in fds where entry.revents != 0 { drain(entry.fd, stdoutOnto: &result.stdout) }
             }
             closeDescriptor(stdout); closeDescriptor(stderr)
-            var status: Int32 = 0
-            _ = try? systemCall("waitpid") { waitpid(pid, &status, 0) }
+            result.status = reap(pid)
             signal(SIGPIPE, previousPipeHandler)
-            result.status = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             result.stderr = errorBytes
             finished = result
             return result

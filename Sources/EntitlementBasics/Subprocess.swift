@@ -71,11 +71,29 @@ package struct Subprocess {
             _ = try? systemCall("kill") { kill(ownGroup ? -pid : pid, SIGKILL) }
             if !result.outputLimitReached, !result.cancelled { result.timedOut = true }
         }
+        result.status = reap(pid)
+        return result
+    }
+
+    /// Waits for `pid`; its exit status, or 128 + the signal number as shells report it.
+    static func reap(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         _ = try? systemCall("waitpid") { waitpid(pid, &status, 0) }
-        // Exit status, or 128 + signal number as shells report it.
-        result.status = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return result
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Reads what `fd` holds now onto `bytes`; false once it has ended (end of file, or an
+    /// error other than EAGAIN and EINTR).
+    static func readAvailable(_ fd: Int32, onto bytes: inout [UInt8]) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { buffer in (try? systemCall("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }) ?? -1 }  // errno stays set
+        if count > 0 { bytes += buffer[0..<count] }
+        return count > 0 || (count < 0 && (errno == EAGAIN || errno == EINTR))
+    }
+
+    /// Sets `O_NONBLOCK` on each descriptor.
+    static func makeNonBlocking(_ fds: [Int32]) {
+        for fd in fds { _ = try? systemCall("fcntl") { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) } }
     }
 
     /// Makes the three pipes and starts the child on them; closes the child's ends here.

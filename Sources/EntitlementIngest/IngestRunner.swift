@@ -87,7 +87,7 @@ package struct IngestRunner: Sendable {
         }
         var start = 0
         var current = reading(0..<min(Self.readAhead, units.count))
-        while start < units.count {
+        while start < units.count, !current.isEmpty {
             let next = (start + current.count)..<min(start + current.count + Self.readAhead, units.count)
             let ahead = ParsedChunk()
             let thread = next.isEmpty ? nil : WorkerThread.startOrRun { ahead.store(reading(next)) }
