@@ -80,9 +80,9 @@ struct EventApplier {
         fresh.transactions = document.transactions.filter { mapped in
             guard let current = stored?.transactions.first(where: { $0.transactionID == mapped.transaction.transactionID && $0.store == mapped.transaction.store })
             else { return true }
-            return stamp.supersedes(current.raw)
+            return stamp.supersedes(stored: current.rawMember(RecordStamp.key))
         }
-        fresh.renewals = document.renewals.filter { stamp.supersedes(stored?.renewalInfo[$0.originalTransactionID]?.raw ?? JSONObject()) }
+        fresh.renewals = document.renewals.filter { stamp.supersedes(stored: stored?.renewalInfo[$0.originalTransactionID]?.rawMember(RecordStamp.key)) }
         let stale = fresh.transactions.isEmpty && fresh.renewals.isEmpty
         var (profile, _) = ProfileMerger.merge(fresh, into: Self.clearingKeptFields(of: fresh.transactions, in: stored), userID: customer,
                                                newProfileID: ProfileIngestFields.profileID(for: customer), now: event.time)

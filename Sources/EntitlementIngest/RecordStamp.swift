@@ -18,9 +18,9 @@ struct RecordStamp: Comparable, Sendable {
         id = event.id
     }
 
-    /// The stamp in a record's `raw`, if it has one.
-    init?(raw: JSONObject) {
-        guard case .object(let object)? = raw[Self.key], let at = object["at"]?.stringValue.flatMap(ISODate.parse),
+    /// The stamp from the value of a record's `applied_event` (or a profile's `last_event`), if it is one.
+    init?(stored: JSONValue?) {
+        guard case .object(let object)? = stored, let at = object["at"]?.stringValue.flatMap(ISODate.parse),
               let vendor = object["vendor"]?.stringValue, let id = object["id"]?.stringValue else { return nil }
         time = at
         self.vendor = vendor
@@ -36,9 +36,10 @@ struct RecordStamp: Comparable, Sendable {
         (a.time, a.vendor, a.id) < (b.time, b.vendor, b.id)
     }
 
-    /// True when `raw` carries no stamp, or an older one: the event may set the record.
-    func supersedes(_ raw: JSONObject) -> Bool {
-        guard let stored = RecordStamp(raw: raw) else { return true }
+    /// True when the record's `applied_event` value (read without parsing the rest of the
+    /// record) is no stamp, or an older one: the event may set the record.
+    func supersedes(stored value: JSONValue?) -> Bool {
+        guard let stored = RecordStamp(stored: value) else { return true }
         return stored < self
     }
 
@@ -57,8 +58,9 @@ enum ProfileIngestFields {
 
     /// The newest event applied to the profile, if any.
     static func lastEvent(of profile: Profile) -> (stamp: RecordStamp, type: String)? {
-        guard let stamp = RecordStamp(raw: JSONObject([(RecordStamp.key, profile.raw[lastEvent] ?? .null)])) else { return nil }
-        return (stamp, profile.raw[lastEvent]?.objectValue?["type"]?.stringValue ?? "")
+        let stored = profile.rawMember(lastEvent)
+        guard let stamp = RecordStamp(stored: stored) else { return nil }
+        return (stamp, stored?.objectValue?["type"]?.stringValue ?? "")
     }
 
     /// Notes `event` as the newest one when it is.
@@ -67,19 +69,19 @@ enum ProfileIngestFields {
         if let stored = lastEvent(of: profile), !(stored.stamp < stamp) { return }
         guard case .object(var object) = stamp.json else { return }
         object["type"] = .string(event.type)
-        profile.raw[lastEvent] = .object(object)
+        profile.setRawMember(lastEvent, .object(object))
     }
 
     /// The customer's other ids, in byte order.
     static func aliases(of profile: Profile) -> [String] {
-        guard case .array(let items)? = profile.raw[aliases] else { return [] }
+        guard case .array(let items)? = profile.rawMember(aliases) else { return [] }
         return items.compactMap(\.stringValue)
     }
 
     static func addAliases(_ ids: [String], to profile: inout Profile) {
         let all = Set(aliases(of: profile) + ids).subtracting([profile.customerUserID])
         guard !ids.isEmpty else { return }
-        profile.raw[aliases] = .array(all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSONValue.string))
+        profile.setRawMember(aliases, .array(all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSONValue.string)))
     }
 
     /// A profile id that every copy of a team store derives alike for a customer ingest creates.

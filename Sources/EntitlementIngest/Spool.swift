@@ -21,23 +21,34 @@ package struct Spool: Sendable {
     package var path: String { "\(store.root)/\(Self.directory)" }
     var failedPath: String { "\(store.root)/\(Self.failedDirectory)" }
 
-    /// Writes `record` durably; returns its file name. Needs no lock: names are unique.
+    /// Writes `record` durably and returns where: into a prepared file when one is free (one
+    /// flush; `publish` names it after the answer), else as a file of the spool. Needs no lock.
     @discardableResult
-    package func write(_ record: SpoolRecord) throws(EntitlementError) -> String {
+    package func write(_ record: SpoolRecord) throws(EntitlementError) -> Spooled {
+        let name = Self.name(for: record)
+        let bytes = record.bytes
+        if let claim = prepared.write(bytes, durable: store.durable) { return Spooled(name: name, claim: claim) }
         let modes = store.newModes()
         try store.ensureDirectory(Self.directory, mode: modes.directory)
         try store.ensureDirectory(Self.incomingDirectory, mode: modes.directory)
-        let millis = Int64((record.request.receivedAt.timeIntervalSince1970 * 1000).rounded(.down))
-        let stamp = String(millis).leftPadded(to: 14)
-        let name = "\(stamp)-\(record.request.vendor.rawValue)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
-        try store.fileSystem.replace("\(path)/\(name)", with: record.bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
+        try store.fileSystem.replace("\(path)/\(name)", with: bytes, stagingDirectory: "\(store.root)/\(Self.incomingDirectory)",
                                      newFileMode: modes.file, durable: store.durable)
-        return name
+        return Spooled(name: name, claim: nil)
     }
 
-    /// The waiting files' names, oldest first.
+    /// A spool file's name: the time received (milliseconds, so names sort oldest first), the
+    /// vendor, the process and a random number.
+    static func name(for record: SpoolRecord) -> String {
+        let millis = Int64((record.request.receivedAt.timeIntervalSince1970 * 1000).rounded(.down))
+        let stamp = String(millis).leftPadded(to: 14)
+        return "\(stamp)-\(record.request.vendor.rawValue)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
+    }
+
+    /// The waiting files' names, oldest first; requests in prepared files whose webhook is gone
+    /// are moved into the spool first (`adoptPrepared`).
     package func waiting() throws(EntitlementError) -> [String] {
-        try names(in: path)
+        adoptPrepared()
+        return try names(in: path)
     }
 
     /// The names of the records that failed to apply, oldest first.

@@ -84,7 +84,7 @@ enum TransferredHolder {
 
     /// The customer the profile's newest `out` transfer naming the record's id or original went to.
     static func movedTo(_ profile: Profile, _ record: Record) -> String? {
-        guard case .array(let entries)? = profile.raw[IngestRecordKeys.transfers] else { return nil }
+        guard case .array(let entries)? = profile.rawMember(IngestRecordKeys.transfers) else { return nil }
         for entry in entries.reversed() {
             guard let object = entry.objectValue, object["direction"]?.stringValue == "out", let to = object["to"]?.stringValue,
                   case .array(let ids)? = object["transactions"] else { continue }

@@ -10,6 +10,12 @@ extension WebhookHandler {
     /// request or `ingest`).
     package func apply(_ accepted: Accepted) -> String? {
         let vendor = accepted.request.vendor.rawValue
+        do throws(EntitlementError) {
+            try Spool(store: store).publish(accepted.spooled)
+        } catch {
+            // Durable where it is: the next request or `ingest` publishes and applies it.
+            return "\(vendor): spooled, not applied yet: \(error.description)"
+        }
         var applying = store
         applying.lockTimeout = applyWait
         var runner = IngestRunner(store: applying, authenticator: authenticator, actor: actor)

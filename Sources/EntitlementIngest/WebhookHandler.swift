@@ -49,7 +49,9 @@ package struct WebhookHandler: Sendable {
 
     /// A request spooled and not applied yet, with the events read from it: what `apply` needs.
     package struct Accepted: Sendable {
-        package let name: String
+        /// Where it was spooled (published into the spool by `apply`).
+        package let spooled: Spool.Spooled
+        package var name: String { spooled.name }
         package let request: WebhookRequest
         package let events: [IngestEvent]
     }
@@ -75,14 +77,14 @@ package struct WebhookHandler: Sendable {
             }
         }
         guard !events.isEmpty else { return (WebhookResponse(status: 200, fields: [("status", .string("ok")), ("events", .int(0))]), nil) }
-        let name: String
+        let spooled: Spool.Spooled
         do throws(EntitlementError) {
             try store.requireExists()
-            name = try Spool(store: store).write(SpoolRecord(request: request, verification: events[0].verification))
+            spooled = try Spool(store: store).write(SpoolRecord(request: request, verification: events[0].verification))
         } catch {
             return (.error(500, "not_spooled", "the event could not be stored; retry", log: "\(vendor): cannot spool: \(error.description)"), nil)
         }
         let fields: [(String, JSONValue)] = [("status", .string("accepted")), ("events", .int(events.count)), ("ids", .array(events.map { .string($0.id) }))]
-        return (WebhookResponse(status: 200, fields: fields), Accepted(name: name, request: request, events: events))
+        return (WebhookResponse(status: 200, fields: fields), Accepted(spooled: spooled, request: request, events: events))
     }
 }

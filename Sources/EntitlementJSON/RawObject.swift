@@ -41,6 +41,34 @@ package struct RawObject: Sendable {
         set { storage = .tree(newValue) }
     }
 
+    /// The object with each member named in `keys` as a `null` placeholder in its place, for
+    /// a caller that sets every one of them (a profile's rewrite sets its transactions): what
+    /// the caller replaces is not parsed, when the byte decoder noted where each member is.
+    package func object(replacing keys: Set<String>) -> JSONObject {
+        if case .indexed(let bytes, _, let members) = storage {
+            let pairs: [(String, JSONValue)]? = bytes.withUnsafeBufferPointer { buffer in
+                var pairs: [(String, JSONValue)] = []
+                pairs.reserveCapacity(members.count / 2)
+                for pair in stride(from: 0, to: members.count - 1, by: 2) {
+                    let key = UnsafeBufferPointer(rebasing: buffer[members[pair]])
+                    if key.contains(UInt8(ascii: "\\")) { return nil }
+                    let name = String(decoding: key, as: UTF8.self)
+                    if keys.contains(name) {
+                        pairs.append((name, .null))
+                    } else {
+                        guard let value = try? JSONParser.parse(UnsafeBufferPointer(rebasing: buffer[members[pair + 1]])) else { return nil }
+                        pairs.append((name, value))
+                    }
+                }
+                return pairs
+            }
+            if let pairs { return JSONObject(pairs) }
+        }
+        var whole = object
+        for key in keys where whole[key] != nil { whole[key] = .null }
+        return whole
+    }
+
     /// One top-level member, without parsing the others: reading one small field (`last_event`)
     /// of a profile the byte decoder kept as bytes costs a walk over the top level, not a tree
     /// of every transaction (docs/performance.md, "Layered modules"). The bytes were checked

@@ -108,10 +108,14 @@ extension Profile {
         rawStorage = RawObject(reader.object)
     }
 
+    /// The members `json` sets whatever `raw` holds.
+    static let rewrittenKeys: Set<String> = [CodingKeys.customAttributes.rawValue, CodingKeys.transactions.rawValue, CodingKeys.renewalInfo.rawValue]
+
     /// The document to store.
     package var json: JSONValue {
         typealias K = CodingKeys
-        var object = raw
+        // What is set below is not parsed from the file only to be replaced.
+        var object = rawStorage.object(replacing: Self.rewrittenKeys)
         object[K.schemaVersion.rawValue] = .int(SchemaVersion.current)
         object.mergeString(K.profileID.rawValue, profileID)
         object[K.customerUserID.rawValue] = .string(customerUserID)

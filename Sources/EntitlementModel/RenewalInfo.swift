@@ -20,6 +20,8 @@ package struct RenewalInfo: Equatable, Sendable {
         get { rawStorage.object }
         set { rawStorage = RawObject(newValue) }
     }
+    /// One member of `raw`, without parsing the others (`RawObject.member`).
+    package func rawMember(_ key: String) -> JSONValue? { rawStorage.member(key) }
     /// `raw`, parsed only when asked for (see `RawObject`).
     var rawStorage: RawObject
 

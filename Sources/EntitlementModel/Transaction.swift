@@ -48,6 +48,8 @@ package struct Transaction: Equatable, Sendable {
             fields.holdsRestoredRevocations = newValue[Self.restoredRevocationsKey] != nil
         }
     }
+    /// One member of `raw`, without parsing the others (`RawObject.member`).
+    package func rawMember(_ key: String) -> JSONValue? { fields.rawStorage.member(key) }
     /// `raw`, parsed only when asked for (see `RawObject`).
     var rawStorage: RawObject {
         get { fields.rawStorage }

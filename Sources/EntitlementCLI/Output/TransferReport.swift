@@ -54,7 +54,7 @@ enum TransferReport {
 
     /// The `at` of the entry this transfer appended to TO's `transfers` list.
     private static func lastTransfer(of profile: Profile) -> JSONValue {
-        guard case .array(let items)? = profile.raw[IngestRecordKeys.transfers], let last = items.last?.objectValue?["at"] else { return .null }
+        guard case .array(let items)? = profile.rawMember(IngestRecordKeys.transfers), let last = items.last?.objectValue?["at"] else { return .null }
         return last
     }
 }

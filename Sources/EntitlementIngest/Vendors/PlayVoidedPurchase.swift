@@ -41,7 +41,7 @@ struct PlayRevocation: Equatable, Sendable {
 
     /// The token of a stored Play transaction: `vendor.googleplay.purchase_token`, else its id.
     static func token(of transaction: Transaction) -> String {
-        transaction.raw["vendor"]?.objectValue?["googleplay"]?.objectValue?["purchase_token"]?.stringValue ?? transaction.transactionID
+        transaction.rawMember("vendor")?.objectValue?["googleplay"]?.objectValue?["purchase_token"]?.stringValue ?? transaction.transactionID
     }
 
     /// Why an event with no customer changes nothing: no profile holds the token.

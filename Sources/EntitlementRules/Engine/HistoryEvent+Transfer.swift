@@ -28,7 +28,7 @@ extension HistoryEvent {
     package var sourceEvent: EventReference? {
         if kind == .transfer { return transfer?.event }
         guard !transaction.isManualGrant, actor == nil else { return nil }
-        return EventReference(transaction.raw[IngestRecordKeys.appliedEvent])
+        return EventReference(transaction.rawMember(IngestRecordKeys.appliedEvent))
     }
 
     /// One event per transaction of each entry of the profile's `transfers` list
@@ -38,7 +38,7 @@ extension HistoryEvent {
     /// with the id alone (store and product unknown: `history` of the other customer has them).
     /// Entries this version cannot read are skipped; `verify` reports them.
     static func transferEvents(of profile: Profile) -> [HistoryEvent] {
-        guard case .array(let entries)? = profile.raw[IngestRecordKeys.transfers] else { return [] }
+        guard case .array(let entries)? = profile.rawMember(IngestRecordKeys.transfers) else { return [] }
         var events: [HistoryEvent] = []
         for entry in entries {
             guard let object = entry.objectValue, let at = object["at"]?.stringValue.flatMap(ISODate.parse),

@@ -6,7 +6,8 @@ import EntitlementModel
 /// Webhook request files a killed `webhook` left in `ingest/incoming/` (its staging folder:
 /// a request is written there, fsynced, then renamed into the spool). A file there older
 /// than any live writer can be was never renamed, so never acknowledged: the vendor retries
-/// it. `ingest` removes such files; `verify` and `ingest --status` report them.
+/// it. `ingest` removes such files; `verify` and `ingest --status` report them. The prepared
+/// files there (`PreparedFiles`) are no requests of their own and are never abandoned.
 extension EntitlementStore {
     /// How old a file in `ingest/incoming/` must be to be abandoned: far beyond any webhook's
     /// life (a web server ends a CGI after a minute; the webhook waits a second for the lock).
@@ -17,7 +18,7 @@ extension EntitlementStore {
         let directory = "\(root)/\(StoreFileKind.incomingDirectory)"
         guard fileSystem.isDirectory(directory) else { return [] }
         let limit = now.timeIntervalSince1970 - Self.abandonedRequestAge
-        return try fileSystem.list(directory).sorted().map { "\(directory)/\($0)" }.filter { path in
+        return try fileSystem.list(directory).filter { !PreparedFiles.isPrepared($0) }.sorted().map { "\(directory)/\($0)" }.filter { path in
             guard let status = try? fileSystem.status(path), status.st_mode & S_IFMT == S_IFREG else { return false }
             return Double(status.st_mtim.tv_sec) < limit
         }
