@@ -85,6 +85,13 @@ package struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// An object from pairs whose keys are distinct (members of a document the byte decoder
+    /// accepted, which refuses a repeated key): no duplicate search.
+    package init(uniqueKeys pairs: [(String, JSONValue)]) {
+        entries.reserveCapacity(pairs.count)
+        for (key, value) in pairs { entries.append((key, value)) }
+    }
+
     /// An object from pairs whose keys are distinct and in byte order (literal keys the
     /// caller wrote so): no duplicate search, and the writer finds nothing to sort.
     package init(uniqueSortedKeys pairs: [(String, JSONValue)]) {

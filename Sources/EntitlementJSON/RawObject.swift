@@ -62,7 +62,7 @@ package struct RawObject: Sendable {
                 }
                 return pairs
             }
-            if let pairs { return JSONObject(pairs) }
+            if let pairs { return JSONObject(uniqueKeys: pairs) }
         }
         var whole = object
         for key in keys where whole[key] != nil { whole[key] = .null }
