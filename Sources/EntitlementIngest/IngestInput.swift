@@ -18,6 +18,7 @@ package enum IngestInput {
         if let stdin { return lines(stdin, vendor: vendor, now: now) }
         var result = Units()
         for name in try spool.failed() { try spool.retry(name) }
+        result.problems += spool.adoptPrepared()
         for name in try spool.waiting() {
             do throws(EntitlementError) {
                 guard let record = try spool.read(name) else { continue }

@@ -41,6 +41,8 @@ package struct IngestStatus: Sendable, Equatable {
                 failures.append(Failure(file: name, vendor: "", receivedAt: nil, reason: error.description))
             }
         }
-        return IngestStatus(waiting: waiting.count, oldest: oldest, failures: failures)
+        // Requests still in prepared files: a webhook about to publish them, or none could.
+        let held = spool.prepared.holding().count
+        return IngestStatus(waiting: waiting.count + held, oldest: oldest, failures: failures)
     }
 }

@@ -1,4 +1,6 @@
+import FoundationEssentials
 import EntitlementBasics
+import EntitlementJSON
 import EntitlementModel
 import EntitlementStore
 
@@ -20,9 +22,15 @@ extension Spool {
         PreparedFiles(fileSystem: store.fileSystem, directory: "\(store.root)/\(Self.incomingDirectory)")
     }
 
+    /// The spool name of a request written into a prepared file: the same for its webhook and
+    /// for whoever adopts it (`MILLIS-VENDOR-slot-RANDOM.json`, RANDOM the prepared file's).
+    static func name(for record: SpoolRecord, in claim: PreparedFiles.Claim) -> String {
+        "\(stamp(record.request.receivedAt))-\(record.request.vendor.rawValue)-slot-\(claim.suffix).json"
+    }
+
     /// Names a request written into a prepared file as a file of the spool (nothing to do for one
     /// written there directly), then prepares files for the next requests.
-    package func publish(_ spooled: Spooled) throws(EntitlementError) {
+    func publish(_ spooled: Spooled) throws(EntitlementError) {
         defer { prepared.replenish(to: Self.preparedCount, mode: store.newModes().file, durable: store.durable) }
         guard let claim = spooled.claim else { return }
         do throws(EntitlementError) {
@@ -35,22 +43,40 @@ extension Spool {
     }
 
     /// Publishes the requests that prepared files hold and no webhook holds any more (killed
-    /// between its answer and `publish`). A prepared file whose bytes are no spool record was cut
-    /// off by a crash before its flush ended, so before any answer: it is renamed to a request file
-    /// of `ingest/incoming/`, which `ingest` removes once abandoned, as any half-written request.
-    func adoptPrepared() {
-        for (claim, bytes) in prepared.adoptable() {
-            guard let record = SpoolRecord(bytes: bytes) else {
+    /// between its answer and `publish`); returns what could not be published, one line each.
+    /// Bytes that are no JSON at all were cut off by a crash before their flush ended, so
+    /// before any answer: the file is renamed `cut-off.slot-*`, a half-written request of
+    /// `ingest/incoming/` that `ingest` removes once abandoned. Whole JSON that is no spool
+    /// record this version reads is published all the same, and reported when read.
+    @discardableResult
+    func adoptPrepared() -> [String] {
+        let found = prepared.adoptable()
+        guard !found.isEmpty else { return [] }
+        do throws(EntitlementError) {
+            try store.ensureDirectory(Self.directory, mode: store.newModes().directory)
+        } catch {
+            for each in found { prepared.release(each.claim) }
+            return ["\(Self.incomingDirectory)/: \(found.count) webhook request(s) not moved into the spool: \(error.description)"]
+        }
+        var problems: [String] = []
+        for (claim, bytes, modified) in found {
+            let name: String
+            if let record = SpoolRecord(bytes: bytes) {
+                name = Self.name(for: record, in: claim)
+            } else if (try? JSONParser.parse(bytes)) != nil {
+                name = "\(Self.stamp(Date(timeIntervalSince1970: Double(modified))))-unreadable-slot-\(claim.suffix).json"
+            } else {
                 let cut = "\(store.root)/\(Self.incomingDirectory)/cut-off\(PathName.base(of: claim.path))"
                 _ = try? systemCall("rename") { store.fileSystem.rename(claim.path, cut) }
                 prepared.release(claim)
                 continue
             }
-            guard (try? store.ensureDirectory(Self.directory, mode: store.newModes().directory)) != nil else {
-                prepared.release(claim)
-                return
+            do throws(EntitlementError) {
+                try prepared.publish(claim, as: "\(path)/\(name)", durable: store.durable)
+            } catch {
+                problems.append(error.description)
             }
-            try? prepared.publish(claim, as: "\(path)/\(Self.name(for: record))", durable: store.durable)
         }
+        return problems
     }
 }

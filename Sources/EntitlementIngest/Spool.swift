@@ -7,8 +7,9 @@ import EntitlementStore
 /// The spool: requests written durably inside the store before `webhook` answers, waiting
 /// for `ingest` (docs/ingest.md, "The spool"). Local to one copy of the store: git ignores it.
 ///
-/// A file appears whole or not at all (written in `incoming/`, fsynced, renamed, directory
-/// fsynced); it is removed only after the events it holds are in the ledger.
+/// A file appears whole or not at all: written into a prepared file and published after the
+/// answer (`Spool+Prepared.swift`), or written in `incoming/`, fsynced, renamed, directory
+/// fsynced. It is removed only after the events it holds are in the ledger.
 package struct Spool: Sendable {
     package let store: EntitlementStore
 
@@ -22,12 +23,12 @@ package struct Spool: Sendable {
     var failedPath: String { "\(store.root)/\(Self.failedDirectory)" }
 
     /// Writes `record` durably and returns where: into a prepared file when one is free (one
-    /// flush; `publish` names it after the answer), else as a file of the spool. Needs no lock.
-    @discardableResult
+    /// flush; `publish` names it after the answer, and must be called), else as a file of the
+    /// spool. Needs no lock.
     package func write(_ record: SpoolRecord) throws(EntitlementError) -> Spooled {
-        let name = Self.name(for: record)
         let bytes = record.bytes
-        if let claim = prepared.write(bytes, durable: store.durable) { return Spooled(name: name, claim: claim) }
+        if let claim = prepared.write(bytes, durable: store.durable) { return Spooled(name: Self.name(for: record, in: claim), claim: claim) }
+        let name = Self.name(for: record)
         let modes = store.newModes()
         try store.ensureDirectory(Self.directory, mode: modes.directory)
         try store.ensureDirectory(Self.incomingDirectory, mode: modes.directory)
@@ -39,9 +40,12 @@ package struct Spool: Sendable {
     /// A spool file's name: the time received (milliseconds, so names sort oldest first), the
     /// vendor, the process and a random number.
     static func name(for record: SpoolRecord) -> String {
-        let millis = Int64((record.request.receivedAt.timeIntervalSince1970 * 1000).rounded(.down))
-        let stamp = String(millis).leftPadded(to: 14)
-        return "\(stamp)-\(record.request.vendor.rawValue)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
+        "\(stamp(record.request.receivedAt))-\(record.request.vendor.rawValue)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
+    }
+
+    /// Milliseconds since 1970, padded so that names sort by it.
+    static func stamp(_ date: Date) -> String {
+        String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))).leftPadded(to: 14)
     }
 
     /// The waiting files' names, oldest first; requests in prepared files whose webhook is gone

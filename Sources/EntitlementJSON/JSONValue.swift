@@ -87,7 +87,7 @@ package struct JSONObject: Equatable, Sendable {
 
     /// An object from pairs whose keys are distinct (members of a document the byte decoder
     /// accepted, which refuses a repeated key): no duplicate search.
-    package init(uniqueKeys pairs: [(String, JSONValue)]) {
+    init(uniqueKeys pairs: [(String, JSONValue)]) {
         entries.reserveCapacity(pairs.count)
         for (key, value) in pairs { entries.append((key, value)) }
     }

@@ -56,7 +56,7 @@ extension FileSystem {
     /// the kernel's copy, not zeroed before it (for a 4 MB profile the zeroing alone cost
     /// about a millisecond). The room is one byte more than the size, so a regular file
     /// that grew is read whole; a pipe grows it by doubling.
-    private func readAll(_ fd: Int32, path: String, sizeHint: Int, stopAtHint: Bool) throws(EntitlementError) -> [UInt8] {
+    func readAll(_ fd: Int32, path: String, sizeHint: Int, stopAtHint: Bool) throws(EntitlementError) -> [UInt8] {
         var bytes: [UInt8] = []
         var capacity = max(sizeHint, 0) + 1
         while true {

@@ -19,6 +19,8 @@ package struct FileSystem: Sendable {
     /// A hint only: durability is always the `fsync` that follows.
     var startWriteback: @Sendable (_ fd: Int32) -> Int32
     var fstat: @Sendable (_ fd: Int32, _ status: UnsafeMutablePointer<stat>) -> Int32
+    /// `ftruncate(2)`: empties a prepared file again after a failed write (`PreparedFiles`).
+    var truncate: @Sendable (_ fd: Int32, _ length: off_t) -> Int32
     var lstat: @Sendable (_ path: String, _ status: UnsafeMutablePointer<stat>) -> Int32
     package var fchmod: @Sendable (_ fd: Int32, _ mode: mode_t) -> Int32
     package var fchown: @Sendable (_ fd: Int32, _ owner: uid_t, _ group: gid_t) -> Int32
@@ -45,6 +47,7 @@ package struct FileSystem: Sendable {
         fsync: { Glibc.fsync($0) },
         startWriteback: { systemSyncFileRange($0, 0, 0, 2 /* SYNC_FILE_RANGE_WRITE */) },
         fstat: { Glibc.fstat($0, $1) },
+        truncate: { Glibc.ftruncate($0, $1) },
         lstat: { Glibc.lstat($0, $1) },
         fchmod: { Glibc.fchmod($0, $1) },
         fchown: { Glibc.fchown($0, $1, $2) },

@@ -6,18 +6,18 @@ import EntitlementModel
 /// one flush (the file's) instead of three (the file, its rename, its folder): how `webhook`
 /// spools a request before its 200 (docs/ingest.md, "The spool").
 ///
-/// A prepared file is named `.slot-` and a random number, and is free while it is empty. A
-/// writer claims one with an exclusive `flock` and finds it empty; it writes and fsyncs it, and
-/// from then on the file's bytes are as durable as a renamed spool file would be: the file's name
-/// was made durable when it was prepared. The writer later `publish`es it under its real name (a
-/// link, the folder fsynced, then the prepared name removed), so at every moment the bytes have
-/// a durable name. A prepared file that holds bytes and that no one holds a lock on was left by
-/// a writer that is gone (killed); `adoptable` finds those for whoever publishes them instead.
+/// A prepared file is named `.slot-` and a random number. It is made with no permission bits
+/// and gets its mode only after the folder has been fsynced, so a file a writer can claim always
+/// has a durable name. A writer claims a ready, empty one with an exclusive `flock`, writes and
+/// fsyncs it, and `publish`es it later under its real name: a link, the target's folder fsynced,
+/// then the prepared name removed, so the bytes have a durable name at every moment. A prepared
+/// file that holds bytes and that no one holds a lock on was left by a writer that is gone
+/// (killed); `adoptable` finds those for whoever publishes them instead.
 package struct PreparedFiles: Sendable {
-    package static let prefix = ".slot-"
+    static let prefix = ".slot-"
 
-    package let fileSystem: FileSystem
-    package let directory: String
+    let fileSystem: FileSystem
+    let directory: String
 
     package init(fileSystem: FileSystem, directory: String) {
         self.fileSystem = fileSystem
@@ -28,10 +28,13 @@ package struct PreparedFiles: Sendable {
     package struct Claim: Sendable {
         package let path: String
         let descriptor: Int32
+
+        /// The random part of the prepared file's name: the same for every process that publishes it.
+        package var suffix: String { String(PathName.base(of: path).dropFirst(PreparedFiles.prefix.count)) }
     }
 
     /// True for a prepared file's name (which is no request of its own and never abandoned).
-    package static func isPrepared(_ name: String) -> Bool { name.hasPrefix(prefix) }
+    static func isPrepared(_ name: String) -> Bool { name.hasPrefix(prefix) }
 
     /// Writes `bytes` into a free prepared file and fsyncs it when `durable`. Nil when there
     /// is none free, or when the write failed (the file is emptied again and left free): the
@@ -46,7 +49,7 @@ package struct PreparedFiles: Sendable {
                 return claim
             } catch {
                 // Nothing was acknowledged: empty the file again (free) or, failing that, drop it.
-                if (try? systemCall("ftruncate") { ftruncate(claim.descriptor, 0) }) == nil {
+                if (try? systemCall("ftruncate") { fileSystem.truncate(claim.descriptor, 0) }) == nil {
                     _ = try? systemCall("unlink") { fileSystem.unlink(claim.path) }
                 }
                 release(claim)
@@ -56,22 +59,31 @@ package struct PreparedFiles: Sendable {
         return nil
     }
 
-    /// Gives a claimed file the name `target` (in another folder of the same file system),
-    /// never replacing a file: a link, then `target`'s folder fsynced when `durable`, then the
-    /// prepared name removed; releases the claim. A file already linked (its writer was killed
-    /// after the link) only loses its prepared name.
+    /// Gives a claimed file the name `target` (in another folder of the same file system) and
+    /// releases the claim: a link (unless `target` already is this file: its writer was killed
+    /// after the link), `target`'s folder fsynced when `durable`, then the prepared name removed.
+    /// Throws, leaving the prepared name, when `target` names another file or a step fails.
     package func publish(_ claim: Claim, as target: String, durable: Bool) throws(EntitlementError) {
         defer { release(claim) }
-        var status = stat()
-        let linked = (try? systemCall("fstat") { fileSystem.fstat(claim.descriptor, &status) }) != nil && status.st_nlink > 1
-        if !linked {
+        var own = stat()
+        do {
+            try systemCall("fstat") { fileSystem.fstat(claim.descriptor, &own) }
+        } catch {
+            throw .io(path: claim.path, message: "cannot stat: \(error.message)")
+        }
+        if let existing = try fileSystem.status(target) {
+            guard existing.st_ino == own.st_ino, existing.st_dev == own.st_dev else {
+                throw .io(path: target, message: "names another file; \(PathName.base(of: claim.path)) stays in \(PathName.base(of: directory))/")
+            }
+        } else {
             do {
                 try systemCall("link") { fileSystem.link(claim.path, target) }
             } catch {
                 throw .io(path: target, message: "cannot link \(PathName.base(of: claim.path)) into place: \(error.message); it stays in \(PathName.base(of: directory))/ for the next reader")
             }
-            if durable { try fileSystem.syncDirectory(PathName.directory(of: target)) }
         }
+        // Before the prepared name goes, whoever made the link: until then it may be the only durable one.
+        if durable { try fileSystem.syncDirectory(PathName.directory(of: target)) }
         do {
             try systemCall("unlink") { fileSystem.unlink(claim.path) }
         } catch where error.code != ENOENT {
@@ -85,56 +97,71 @@ package struct PreparedFiles: Sendable {
         fileSystem.closeQuietly(claim.descriptor)
     }
 
-    /// Prepared files holding bytes whose writer is gone, each claimed, with its bytes, in name
-    /// order. A file whose writer still holds it is left alone.
-    package func adoptable() -> [(claim: Claim, bytes: [UInt8])] {
-        guard let names = try? fileSystem.list(directory) else { return [] }
-        var found: [(claim: Claim, bytes: [UInt8])] = []
-        for name in names.sorted() where Self.isPrepared(name) {
-            let path = "\(directory)/\(name)"
-            guard let size = (try? fileSystem.status(path))??.st_size, size > 0,
-                  let claim = lock(path, wantingEmpty: false) else { continue }
-            guard let bytes = try? fileSystem.readFile(path), !bytes.isEmpty else {
+    /// Prepared files holding bytes whose writer is gone, each claimed, with its bytes (read
+    /// through the claim) and its modification time, in name order. A file whose writer still
+    /// holds it is left alone.
+    package func adoptable() -> [(claim: Claim, bytes: [UInt8], modified: Int)] {
+        var found: [(claim: Claim, bytes: [UInt8], modified: Int)] = []
+        for path in holding() {
+            guard let claim = lock(path, wantingEmpty: false) else { continue }
+            var status = stat()
+            guard (try? systemCall("fstat") { fileSystem.fstat(claim.descriptor, &status) }) != nil,
+                  let bytes = try? fileSystem.readAll(claim.descriptor, path: path, sizeHint: Int(status.st_size), stopAtHint: false),
+                  !bytes.isEmpty else {
                 release(claim)
                 continue
             }
-            found.append((claim, bytes))
+            found.append((claim, bytes, status.st_mtim.tv_sec))
         }
         return found
     }
 
-    /// Prepares files (mode `mode`) until `count` are free, then fsyncs the folder once.
-    /// A hint: a failure leaves fewer, and writers then write the usual way.
+    /// The prepared files that hold bytes (full paths, in name order), whoever holds them.
+    package func holding() -> [String] {
+        guard let names = try? fileSystem.list(directory) else { return [] }
+        return names.filter(Self.isPrepared).sorted().map { "\(directory)/\($0)" }.filter { path in
+            ((try? fileSystem.status(path)) ?? nil).map { $0.st_size > 0 } ?? false
+        }
+    }
+
+    /// Prepares files until `count` are free: each is made with no permission bits, the folder
+    /// is fsynced (when `durable`), and only then is each given `mode` and so made claimable. A
+    /// file left unready by a kill or a failed fsync is finished the same way. A hint: a failure
+    /// leaves fewer ready, and writers then write the usual way.
     package func replenish(to count: Int, mode: mode_t, durable: Bool) {
         guard let names = try? fileSystem.list(directory) else { return }
-        let free = names.filter { name in
-            Self.isPrepared(name) && (try? fileSystem.status("\(directory)/\(name)"))??.st_size == 0
-        }.count
-        guard free < count else { return }
-        var made = 0
-        for _ in free..<count {
-            let path = "\(directory)/\(Self.prefix)\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-            guard let fd = try? systemCall("open", { fileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }) else { continue }
-            _ = try? systemCall("fchmod") { fileSystem.fchmod(fd, mode) }
-            fileSystem.closeQuietly(fd)
-            made += 1
+        var ready = 0
+        var unready: [String] = []
+        for name in names where Self.isPrepared(name) {
+            let path = "\(directory)/\(name)"
+            guard let status = (try? fileSystem.status(path)) ?? nil, status.st_size == 0 else { continue }
+            if status.st_mode & 0o777 == 0 { unready.append(path) } else { ready += 1 }
         }
-        if made > 0, durable { try? fileSystem.syncDirectory(directory) }
+        for _ in 0..<max(0, count - ready - unready.count) {
+            let path = "\(directory)/\(Self.prefix)\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            guard let fd = try? systemCall("open", { fileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0) }) else { continue }
+            fileSystem.closeQuietly(fd)
+            unready.append(path)
+        }
+        guard !unready.isEmpty else { return }
+        if durable, (try? fileSystem.syncDirectory(directory)) == nil { return }
+        for path in unready { _ = try? systemCall("chmod") { fileSystem.chmod(path, mode) } }
     }
 
     /// Opens and locks `path` (exclusive, without waiting). With `wantingEmpty`, only a free
-    /// file (empty, still named); otherwise a file that still has its name and holds bytes.
+    /// file (ready, empty, still named); otherwise one that holds bytes.
     private func lock(_ path: String, wantingEmpty: Bool) -> Claim? {
         guard let fd = try? systemCall("open", { fileSystem.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0) }) else { return nil }
         let claim = Claim(path: path, descriptor: fd)
-        var status = stat()
         guard (try? systemCall("flock") { fileSystem.flock(fd, LOCK_EX | LOCK_NB) }) != nil else {
             fileSystem.closeQuietly(fd)
             return nil
         }
-        // Checked under the lock: another process may have filled it, or removed its name, before.
+        // Checked under the lock: another process may have filled it, or published it, before.
+        var status = stat()
         guard (try? systemCall("fstat") { fileSystem.fstat(fd, &status) }) != nil, status.st_mode & S_IFMT == S_IFREG,
-              status.st_nlink > 0, (status.st_size == 0) == wantingEmpty else {
+              status.st_nlink > 0, (status.st_size == 0) == wantingEmpty, !wantingEmpty || status.st_mode & 0o777 != 0,
+              let named = (try? fileSystem.status(path)) ?? nil, named.st_ino == status.st_ino else {
             release(claim)
             return nil
         }

@@ -59,6 +59,10 @@ package struct StoreVerifier {
                 report.problems.append(VerifyProblem(path: path, field: nil,
                                                      message: "webhook request left by a killed webhook (never acknowledged, so the vendor retries it); the next 'entitlement ingest' removes it"))
             }
+            for path in store.unpublishedRequests(now: now) {
+                report.problems.append(VerifyProblem(path: path, field: nil,
+                                                     message: "acknowledged webhook request not yet in ingest/spool/ (kept); 'entitlement ingest' moves it there or says why it cannot"))
+            }
         }
         for directory in [store.root, "\(store.root)/\(EntitlementStore.profileIDIndexDirectory)", "\(store.root)/\(EntitlementStore.aliasIndexDirectory)"] where store.fileSystem.isDirectory(directory) {
             for name in try store.fileSystem.list(directory) where ProfileScan.isLeftover(name) { leftovers.append("\(directory)/\(name)") }

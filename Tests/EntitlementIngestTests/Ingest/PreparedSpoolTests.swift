@@ -87,21 +87,97 @@ struct PreparedSpoolTests {
         #expect(WebhookCGITests.transactions(of: "alice", in: store) == 1)
     }
 
-    @Test func twoWritersNeverShareAPreparedFile() throws {
+    @Test func aHardLinkElsewhereIsNotTakenForTheSpoolFile() throws {
         let directory = TemporaryDirectory()
         let (store, _) = F.store(in: directory)
         let spool = try Self.preparedSpool(store)
-        var claims: [String] = []
-        var spooled: [Spool.Spooled] = []
-        for index in 0..<(Spool.preparedCount + 1) {
-            let written = try spool.write(Self.record("c\(index)", user: "u\(index)"))
-            spooled.append(written)
-            if let claim = written.claim { claims.append(claim.path) }
+        let spooled = try spool.write(Self.record("h1", user: "alice"))
+        let claim = try #require(spooled.claim)
+        #expect(link(claim.path, directory.path + "/backup-copy") == 0)  // a `cp -al` taken meanwhile
+        spool.prepared.release(claim)  // killed before it published
+        #expect(try spool.waiting().contains(spooled.name))
+    }
+
+    @Test func aPreparedFileAnotherDescriptorHoldsIsNeverClaimed() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = F.store(in: directory)
+        let spool = try Self.preparedSpool(store)
+        // Another writer's locks: separate open file descriptions, as another process's would be.
+        let held = Self.preparedNames(store).map { open(store + "/ingest/incoming/" + $0, O_RDWR) }
+        for fd in held { #expect(flock(fd, LOCK_EX | LOCK_NB) == 0) }
+        let refused = try spool.write(Self.record("c1", user: "u1"))
+        #expect(refused.claim == nil, "every prepared file is held: the request is written the usual way")
+        #expect(FileManager.default.fileExists(atPath: spool.path + "/" + refused.name))
+        for fd in held { close(fd) }
+        let claimed = try spool.write(Self.record("c2", user: "u2"))
+        #expect(claimed.claim != nil)
+        try spool.publish(claimed)
+        #expect(try spool.waiting().count == 3)
+    }
+
+    @Test func aPreparedFileIsClaimableOnlyOnceItsFolderIsFsynced() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = F.store(in: directory)
+        let spool = try Self.preparedSpool(store)
+        for name in Self.preparedNames(store) { try FileManager.default.removeItem(atPath: store + "/ingest/incoming/" + name) }
+        // The folder's fsync fails: the new files keep no permission bits, and no writer takes them.
+        var failing = EntitlementStore(root: store)
+        var fileSystem = FileSystem.system
+        fileSystem.fsync = { fd in
+            var status = stat()
+            if Glibc.fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { errno = EIO; return -1 }
+            return Glibc.fsync(fd)
         }
-        #expect(Set(claims).count == Spool.preparedCount, "each held file went to one writer")
-        #expect(spooled.last?.claim == nil, "with none free, the request is written the usual way")
-        for written in spooled { try spool.publish(written) }
-        #expect(try spool.waiting().count == Spool.preparedCount + 2)
+        failing.fileSystem = fileSystem
+        Spool(store: failing).prepared.replenish(to: Spool.preparedCount, mode: 0o600, durable: true)
+        let unready = Self.preparedNames(store)
+        #expect(unready.count == Spool.preparedCount)
+        for name in unready {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: store + "/ingest/incoming/" + name)[.posixPermissions] as? Int)
+            #expect(mode == 0, "\(name) is claimable before its name is durable")
+        }
+        #expect(try spool.write(Self.record("u1", user: "alice")).claim == nil)
+        // The next replenish, whose fsync succeeds, finishes them instead of making more.
+        spool.prepared.replenish(to: Spool.preparedCount, mode: 0o600, durable: true)
+        #expect(Self.preparedNames(store) == unready)
+        let claimed = try spool.write(Self.record("u2", user: "bob"))
+        #expect(claimed.claim != nil)
+        try spool.publish(claimed)
+    }
+
+    @Test func theSpoolFolderIsFsyncedBeforeThePreparedNameGoesEvenWhenTheLinkWasMade() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = F.store(in: directory)
+        let spool = try Self.preparedSpool(store)
+        let spooled = try spool.write(Self.record("o1", user: "alice"))
+        let claim = try #require(spooled.claim)
+        #expect(link(claim.path, spool.path + "/" + spooled.name) == 0)  // the writer's link, not its fsync
+        spool.prepared.release(claim)
+        let recorder = FaultyFileSystem()
+        var recorded = EntitlementStore(root: store)
+        recorded.fileSystem = recorder.fileSystem
+        #expect(Spool(store: recorded).adoptPrepared().isEmpty)
+        let calls = recorder.calls
+        let synced = try #require(calls.firstIndex { $0.name == "fsync" && $0.path == spool.path })
+        let removed = try #require(calls.firstIndex { $0.name == "unlink" && $0.path == claim.path })
+        #expect(synced < removed, "\(calls)")
+    }
+
+    @Test func aWholeRequestThisVersionCannotReadIsKeptAndReportedNeverDeleted() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets) = F.store(in: directory)
+        let spool = try Self.preparedSpool(store)
+        let prepared = try #require(Self.preparedNames(store).first)
+        let future = String(decoding: Self.record("v1", user: "alice").bytes, as: UTF8.self)
+            .replacingOccurrences(of: "\"vendor\": \"revenuecat\"", with: "\"vendor\": \"a-later-vendor\"")
+        #expect(future.contains("a-later-vendor"))
+        writeFile(store + "/ingest/incoming/" + prepared, future)
+        let waiting = try spool.waiting()
+        let kept = try #require(waiting.first { $0.contains("-unreadable-slot-") })
+        let ingest = Self.ingest(store, secrets)
+        #expect(ingest.exitCode != 0)
+        #expect((ingest.stdout + ingest.stderr).contains(kept), "\(ingest.stdout)\(ingest.stderr)")
+        #expect(FileManager.default.fileExists(atPath: spool.path + "/" + kept), "reported by path, never removed")
     }
 
     @Test func aCutOffPreparedFileIsNeverARequestAndIsRemovedWhenAbandoned() throws {
