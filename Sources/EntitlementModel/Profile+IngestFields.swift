@@ -11,6 +11,7 @@ extension Profile {
 
     /// Sets one member of `raw` without parsing the members `json` writes from the model
     /// (transactions, renewal info, custom attributes): what ingest notes on each profile.
+    /// Afterwards `raw` holds `null` for those three (the model's properties are what counts).
     package mutating func setRawMember(_ key: String, _ value: JSONValue) {
         var object = rawStorage.object(replacing: Self.rewrittenKeys)
         object[key] = value
