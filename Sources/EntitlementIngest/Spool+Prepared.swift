@@ -13,8 +13,8 @@ extension Spool {
     static let preparedCount = 4
 
     /// Where a request was spooled: `name` in the spool, or a prepared file to publish as `name`.
-    package struct Spooled: Sendable {
-        package let name: String
+    struct Spooled: Sendable {
+        let name: String
         let claim: PreparedFiles.Claim?
     }
 

@@ -25,7 +25,7 @@ package struct Spool: Sendable {
     /// Writes `record` durably and returns where: into a prepared file when one is free (one
     /// flush; `publish` names it after the answer, and must be called), else as a file of the
     /// spool. Needs no lock.
-    package func write(_ record: SpoolRecord) throws(EntitlementError) -> Spooled {
+    func write(_ record: SpoolRecord) throws(EntitlementError) -> Spooled {
         let bytes = record.bytes
         if let claim = prepared.write(bytes, durable: store.durable) { return Spooled(name: Self.name(for: record, in: claim), claim: claim) }
         let name = Self.name(for: record)

@@ -50,7 +50,7 @@ package struct WebhookHandler: Sendable {
     /// A request spooled and not applied yet, with the events read from it: what `apply` needs.
     package struct Accepted: Sendable {
         /// Where it was spooled (published into the spool by `apply`).
-        package let spooled: Spool.Spooled
+        let spooled: Spool.Spooled
         package var name: String { spooled.name }
         package let request: WebhookRequest
         package let events: [IngestEvent]

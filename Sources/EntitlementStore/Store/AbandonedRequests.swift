@@ -27,7 +27,7 @@ extension EntitlementStore {
     /// Prepared files (`PreparedFiles`) that have held a request for longer than any webhook
     /// lives (full paths): acknowledged, and not moved into the spool by any reader since. They
     /// are reported, never removed.
-    package func unpublishedRequests(now: Date) -> [String] {
+    func unpublishedRequests(now: Date) -> [String] {
         let limit = now.timeIntervalSince1970 - Self.abandonedRequestAge
         return PreparedFiles(fileSystem: fileSystem, directory: "\(root)/\(StoreFileKind.incomingDirectory)").holding().filter { path in
             guard let status = (try? fileSystem.status(path)) ?? nil else { return false }
