@@ -5,7 +5,7 @@ import EntitlementTestSupport
 /// `sync`'s fast-forward brings what arrives into the files, the index and HEAD, and a file
 /// whose stat data changed without its content (touched) does not stop it: git's checks see
 /// the content, not the stat data. (A checkout by `read-tree -m -u` without git's refresh was
-/// tried for speed, and refused there: docs/performance.md, "Team store at 1M".)
+/// tried for speed and dropped: docs/performance.md, "Team store at 1M".)
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct SyncFastForwardTests {
     static func syncedPair() throws -> TeamFixture {
