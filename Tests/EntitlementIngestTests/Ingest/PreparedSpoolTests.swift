@@ -36,16 +36,22 @@ struct PreparedSpoolTests {
         return spool
     }
 
+    /// A prepared store, and a request for alice written into one of its prepared files.
+    static func claimedRequest(_ id: String, in directory: TemporaryDirectory) throws
+        -> (store: String, secrets: String, spool: Spool, spooled: Spool.Spooled, claim: PreparedFiles.Claim) {
+        let (store, secrets) = F.store(in: directory)
+        let spool = try Self.preparedSpool(store)
+        let spooled = try spool.write(Self.record(id, user: "alice"))
+        return (store, secrets, spool, spooled, try #require(spooled.claim))
+    }
+
     static func ingest(_ store: String, _ secrets: String) -> CLIResult {
         runCLI(["ingest", "--store", store, "--secrets", secrets, "--json"])
     }
 
     @Test func aRequestGoesIntoAPreparedFileAndIntoTheSpoolAfterTheAnswer() throws {
         let directory = TemporaryDirectory()
-        let (store, _) = F.store(in: directory)
-        let spool = try Self.preparedSpool(store)
-        let spooled = try spool.write(Self.record("p1", user: "alice"))
-        let claim = try #require(spooled.claim)
+        let (store, _, spool, spooled, claim) = try Self.claimedRequest("p1", in: directory)
         #expect(try spool.waiting().count == 1, "held by its webhook, not adopted by another reader")
         #expect(!FileManager.default.fileExists(atPath: spool.path + "/" + spooled.name))
         try spool.publish(spooled)
@@ -57,10 +63,8 @@ struct PreparedSpoolTests {
 
     @Test func aWebhookKilledBeforeItPublishesIsAppliedOnceByTheNextReader() throws {
         let directory = TemporaryDirectory()
-        let (store, secrets) = F.store(in: directory)
-        let spool = try Self.preparedSpool(store)
-        let spooled = try spool.write(Self.record("k1", user: "alice"))
-        spool.prepared.release(try #require(spooled.claim))  // killed after its answer
+        let (store, secrets, spool, _, claim) = try Self.claimedRequest("k1", in: directory)
+        spool.prepared.release(claim)  // killed after its answer
         #expect(try spool.waiting().count == 2, "the request is published by the reader")
         #expect(Self.preparedNames(store).count == Spool.preparedCount - 1)
         let first = Self.ingest(store, secrets)
@@ -74,10 +78,7 @@ struct PreparedSpoolTests {
 
     @Test func aWebhookKilledAfterTheLinkLeavesOneRequestNotTwo() throws {
         let directory = TemporaryDirectory()
-        let (store, secrets) = F.store(in: directory)
-        let spool = try Self.preparedSpool(store)
-        let spooled = try spool.write(Self.record("k2", user: "alice"))
-        let claim = try #require(spooled.claim)
+        let (store, secrets, spool, spooled, claim) = try Self.claimedRequest("k2", in: directory)
         #expect(link(claim.path, spool.path + "/" + spooled.name) == 0)
         spool.prepared.release(claim)  // killed between the link and the prepared name's removal
         let waiting = try spool.waiting()
@@ -89,10 +90,7 @@ struct PreparedSpoolTests {
 
     @Test func aHardLinkElsewhereIsNotTakenForTheSpoolFile() throws {
         let directory = TemporaryDirectory()
-        let (store, _) = F.store(in: directory)
-        let spool = try Self.preparedSpool(store)
-        let spooled = try spool.write(Self.record("h1", user: "alice"))
-        let claim = try #require(spooled.claim)
+        let (_, _, spool, spooled, claim) = try Self.claimedRequest("h1", in: directory)
         #expect(link(claim.path, directory.path + "/backup-copy") == 0)  // a `cp -al` taken meanwhile
         spool.prepared.release(claim)  // killed before it published
         #expect(try spool.waiting().contains(spooled.name))
@@ -147,10 +145,7 @@ struct PreparedSpoolTests {
 
     @Test func theSpoolFolderIsFsyncedBeforeThePreparedNameGoesEvenWhenTheLinkWasMade() throws {
         let directory = TemporaryDirectory()
-        let (store, _) = F.store(in: directory)
-        let spool = try Self.preparedSpool(store)
-        let spooled = try spool.write(Self.record("o1", user: "alice"))
-        let claim = try #require(spooled.claim)
+        let (store, _, spool, spooled, claim) = try Self.claimedRequest("o1", in: directory)
         #expect(link(claim.path, spool.path + "/" + spooled.name) == 0)  // the writer's link, not its fsync
         spool.prepared.release(claim)
         let recorder = FaultyFileSystem()

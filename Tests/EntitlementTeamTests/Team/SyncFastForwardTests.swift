@@ -8,6 +8,7 @@ import EntitlementTestSupport
 /// tried for speed and dropped: docs/performance.md, "Team store at 1M".)
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct SyncFastForwardTests {
+    /// Two synced stores; then s0 grants ann `sports` and pushes it, which s1 has not fetched.
     static func syncedPair() throws -> TeamFixture {
         let team = try TeamFixture.team(of: 2)
         for customer in ["ann", "bo"] {

@@ -8,14 +8,7 @@ import EntitlementTestSupport
 struct SyncUncommittedEditTests {
     @Test(arguments: [true, false])
     func aSyncRefusesAndKeepsAnUncommittedEdit(sameFile: Bool) throws {
-        let team = try TeamFixture.team(of: 2)
-        for customer in ["ann", "bo"] {
-            #expect(try team.run(["grant", customer, "premium", "--lifetime"], in: "s0").exitCode == 0)
-        }
-        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
-        #expect(try team.run(["sync"], in: "s1").exitCode == 0)
-        #expect(try team.run(["grant", "ann", "sports", "--duration", "1w"], in: "s0").exitCode == 0)
-        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        let team = try SyncFastForwardTests.syncedPair()
         let edited = try team.git(["ls-files", "profiles"], in: "s1").stdout.split(separator: "\n")
             .map(String.init).first { $0.contains(sameFile ? "ann" : "bo") }
         let path = team.store("s1") + "/" + (try #require(edited))
