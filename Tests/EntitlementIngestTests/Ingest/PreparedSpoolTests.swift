@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EntitlementBasics
 @testable import EntitlementModel
+import EntitlementJSON
 @testable import EntitlementStore
 @testable import EntitlementIngest
 import EntitlementCLITestSupport
@@ -86,6 +87,25 @@ struct PreparedSpoolTests {
         #expect(!FileManager.default.fileExists(atPath: claim.path))
         #expect(Self.ingest(store, secrets).stdout.contains("\"applied\": 2"))
         #expect(WebhookCGITests.transactions(of: "alice", in: store) == 1)
+    }
+
+    @Test func aRequestStillInAPreparedFileIsCountedReportedAndNeverRemoved() throws {
+        let directory = TemporaryDirectory()
+        let (store, secrets, _, _, claim) = try Self.claimedRequest("s1", in: directory)
+        // Held by a webhook that never gets to publish it (stuck, or its link refused).
+        let status = try JSONParser.parse(runCLI(["ingest", "--status", "--json", "--store", store, "--secrets", secrets]).stdout)
+        #expect(status["waiting"] == .int(2), "the first request and the held one")
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0, "a webhook may be publishing it now")
+        try FileManager.default.setAttributes([.modificationDate: demoDate.addingTimeInterval(-3600)], ofItemAtPath: claim.path)
+        let verify = runCLI(["verify", "--store", store])
+        #expect(verify.exitCode == 4)
+        #expect(verify.stdout.contains(claim.path) && verify.stdout.contains("not yet in ingest/spool/"), "\(verify.stdout)")
+        #expect(Self.ingest(store, secrets).exitCode == 0)
+        #expect(FileManager.default.fileExists(atPath: claim.path), "an acknowledged request is never removed")
+        Spool(store: EntitlementStore(root: store)).prepared.release(claim)
+        #expect(Self.ingest(store, secrets).stdout.contains("\"applied\": 1"))
+        #expect(WebhookCGITests.transactions(of: "alice", in: store) == 1)
+        #expect(runCLI(["verify", "--store", store]).exitCode == 0)
     }
 
     @Test func aHardLinkElsewhereIsNotTakenForTheSpoolFile() throws {
