@@ -5,7 +5,8 @@ import EntitlementStore
 /// `sync`'s merge, under the store lock: what arrives is inspected first (`IncomingCheck`),
 /// git merges the two trees without touching the index or the files (`merge-tree`, so the
 /// merge driver runs), the merged store files are read from that tree and checked, and only
-/// then does the actor commit the merge, which one fast-forward checks out. A result that
+/// then does the actor commit the merge, which one fast-forward checks out (the tool's own,
+/// `GitFastForward`, or git's `merge --ff-only` for what it leaves to git). A result that
 /// fails the check is dropped: never committed, so never pushed.
 struct GitSyncMerge {
     let store: EntitlementStore
@@ -61,16 +62,40 @@ struct GitSyncMerge {
             try checkMergedFiles(tree, remoteRef)
             target = try commitMerge(tree, remoteRef)
         }
-        let result = try repository.run(foldingIndex(summary.changedPaths) + ["merge", "--quiet", "--ff-only", target])
+        try fastForward(to: target, remoteRef: remoteRef, changedPaths: summary.changedPaths, marker: marker)
+        try GitFiles.remove(marker)
+        report.received += incoming
+        report.removedProfiles += summary.removedProfiles
+        report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
+    }
+
+    /// The working tree, HEAD and the index brought to `target`: by the tool for the changes
+    /// it takes (`GitFastForward`), else by `git merge --ff-only`.
+    private func fastForward(to target: String, remoteRef: String, changedPaths: Int, marker: String) throws(EntitlementError) {
+        let head = try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
+        let shownRef = remoteRef.split(separator: "/").suffix(2).joined(separator: "/")
+        let fastForward = GitFastForward(store: store, repository: repository)
+        let plan: GitFastForward.Plan?
+        do {
+            plan = try fastForward.plan(from: head, to: target)
+        } catch {
+            // Nothing was written: an edit found here is kept (recovery's `reset --hard` would not keep it).
+            try GitFiles.remove(marker)
+            throw error
+        }
+        if let plan {
+            do { try fastForward.apply(plan, message: "sync: fast-forward to \(shownRef)") } catch {
+                try abort()
+                throw error
+            }
+            return
+        }
+        let result = try repository.run(foldingIndex(changedPaths) + ["merge", "--quiet", "--ff-only", target])
         guard result.succeeded else {
             try abort()
             throw .git(message: "cannot bring what others changed into \(store.root): \(GitRepository.firstLines(result.errorText + result.output))",
                        hint: "Nothing was merged and your commits are kept.")
         }
-        try GitFiles.remove(marker)
-        report.received += incoming
-        report.removedProfiles += summary.removedProfiles
-        report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
     }
 
     /// The most entries the split index's small file may hold after a merge (see `foldingIndex`).

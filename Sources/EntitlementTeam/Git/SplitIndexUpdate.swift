@@ -60,10 +60,17 @@ enum SplitIndexUpdate {
         guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= limits.splitFileRead,
               let bytes = try GitFiles.read(indexPath), var file = SplitIndexFile(bytes) else { return .leftToGit(fold: many) }
         var directories: Set<[UInt8]> = []
+        var entries: [(name: [UInt8], raw: [UInt8])] = []
         for path in Set(paths) {
             guard let entry = try entry(for: path, in: repository, hashed: hashed[path]) else { return .leftToGit(fold: many) }
-            file.set(Array(path.utf8), raw: entry)
+            entries.append((Array(path.utf8), entry))
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
+        }
+        // A changed shared entry is replaced by position, the one shape git reads safely
+        // (`SharedIndexPositions`); a new path is a named entry.
+        guard let id = file.sharedIndexID, let shared = try SharedIndexPositions(sharedIndex: id, in: repository),
+              file.place(entries, sharedPositions: try shared.positions(of: entries.map(\.name) + file.named.map(\.name))) else {
+            return .leftToGit(fold: many)
         }
         // A small cache tree is kept, with the directories above each changed path marked out
         // of date; one past the limit (a store of more than a few thousand profiles) is dropped

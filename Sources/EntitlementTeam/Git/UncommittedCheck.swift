@@ -10,7 +10,8 @@ import EntitlementModel
 /// profiles, which had run after the fetch. It runs with `--no-optional-locks`, so it never
 /// takes git's index lock nor writes the index: with it writing the refreshed index beside the
 /// fetch, the fast-forward that followed at times found `index.lock` taken and failed
-/// (`TeamIndexAtScaleTests`, under load). The fast-forward refreshes the index itself. A change not committed is never merged over, and a merge that must be
+/// (`TeamIndexAtScaleTests`, under load). A change not committed is never merged over (the
+/// fast-forward checks again each file it replaces, `GitFastForward`), and a merge that must be
 /// undone (or one a kill interrupted) goes back to HEAD with `reset --hard`, which is safe
 /// only because the working tree was clean when the merge began. The store lock is held from
 /// before the check until after the merge, so no writer of the tool's can change the store

@@ -44,9 +44,15 @@ struct CommittedIndexEntryTests {
         let indexBytes = try #require(try GitFiles.read(root + "/.git/index"))
         let small = try #require(SplitIndexFile(indexBytes))
         #expect(small.link.count >= 20)
-        let named = Dictionary(uniqueKeysWithValues: small.named.map { (String(decoding: $0.name, as: UTF8.self), $0.raw) })
+        // The new file as a named entry; the two changed ones as git writes them, replacing their
+        // shared entries by position (config.json, a, b, c: positions 1 and 3).
+        var written = Dictionary(uniqueKeysWithValues: small.named.map { (String(decoding: $0.name, as: UTF8.self), $0.raw) })
+        #expect(Array(written.keys) == ["profiles/07/09/new.json"])
+        #expect(small.bitmaps?.replaced == [1, 3])
+        #expect(small.bitmaps?.deleted == [])
+        for (path, raw) in zip(["profiles/00/01/a.json", "profiles/07/01/c.json"], small.replaced) { written[path] = raw }
         for path in changed {
-            let raw = try #require(named[path], "\(path): written by the tool, not left to git")
+            let raw = try #require(written[path], "\(path): written by the tool, not left to git")
             let blob = try git(["rev-parse", "HEAD:" + path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(SHA1.hex(Array(raw[40..<60])) == blob)
         }

@@ -2,10 +2,9 @@ import Foundation
 import Testing
 import EntitlementTestSupport
 
-/// `sync`'s fast-forward brings what arrives into the files, the index and HEAD, and a file
-/// whose stat data changed without its content (touched) does not stop it: git's checks see
-/// the content, not the stat data. (A checkout by `read-tree -m -u` without git's refresh was
-/// tried for speed and dropped: docs/performance.md, "Team store at 1M".)
+/// `sync`'s fast-forward (the tool's own, `GitFastForward`) brings what arrives into the
+/// files, the index and HEAD, and a file whose stat data changed without its content
+/// (touched) does not stop it: the checks see the content, not the stat data.
 @Suite(.serialized, .tags(.endToEnd), .enabled(if: Binary.exists))
 struct SyncFastForwardTests {
     /// Two synced stores; then s0 grants ann `sports` and pushes it, which s1 has not fetched.

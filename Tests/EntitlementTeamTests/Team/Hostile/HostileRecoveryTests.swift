@@ -30,12 +30,24 @@ struct HostileRecoveryTests {
         #expect(try team.run(["check", "a", "--quiet"], in: "s0").exitCode == 0)
     }
 
+    /// Killed in git's fast-forward: 130 new customers arrive, more new files than the tool's
+    /// own fast-forward takes (`GitFastForward.largestAddition`).
     @Test func locksAndMergeCopiesOfAKilledMergeAreRecovered() throws {
+        try expectKilledSyncRecovered(on: "merge", arriving: (0..<130).map { "a\($0)" })
+    }
+
+    /// Killed in the tool's own fast-forward, after the files are written and before HEAD moves.
+    @Test func aSyncKilledInItsOwnFastForwardIsRecovered() throws {
+        try expectKilledSyncRecovered(on: "update-ref", arriving: ["a"])
+    }
+
+    private func expectKilledSyncRecovered(on subcommand: String, arriving customers: [String]) throws {
         let team = try TeamFixture.team(of: 2)
-        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s1").exitCode == 0)
+        let stdin = customers.joined(separator: "\n") + "\n"
+        #expect(try team.run(["grant", "--stdin", "premium", "--lifetime", "--quiet"], in: "s1", stdin: stdin).exitCode == 0)
         #expect(try team.run(["sync"], in: "s1").exitCode == 0)
         #expect(try team.run(["grant", "b", "premium", "--lifetime"], in: "s0").exitCode == 0)
-        let killing = try Self.killingGit(team, on: "merge", leaving: [".git/HEAD.lock", ".git/ORIG_HEAD.lock", ".git/index.lock", ".merge_file_AbC123"])
+        let killing = try Self.killingGit(team, on: subcommand, leaving: [".git/HEAD.lock", ".git/ORIG_HEAD.lock", ".git/index.lock", ".merge_file_AbC123"])
         #expect(try team.run(["sync"], in: "s0", extra: killing).exitCode != 0, "killed")
         let grant = try team.run(["grant", "c", "premium", "--lifetime"], in: "s0")
         #expect(grant.exitCode == 0, "\(grant.stderr)")
@@ -43,7 +55,9 @@ struct HostileRecoveryTests {
         #expect(sync.exitCode == 0, "\(sync.stderr)")
         #expect(!FileManager.default.fileExists(atPath: team.store("s0") + "/.merge_file_AbC123"))
         #expect(try team.settledStatus(in: "s0").isEmpty)
-        for user in ["a", "b", "c"] { #expect(try team.run(["check", user, "--quiet"], in: "s0").exitCode == 0, "\(user)") }
+        for user in [customers[0], customers[customers.count - 1], "b", "c"] {
+            #expect(try team.run(["check", user, "--quiet"], in: "s0").exitCode == 0, "\(user)")
+        }
     }
 
     @Test func locksAndStagedObjectsOfAKilledGrantAreRecovered() throws {
