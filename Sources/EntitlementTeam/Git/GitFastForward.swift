@@ -9,25 +9,27 @@ import EntitlementStore
 /// `lstat` of each file in the store (2.5 s at 1M profiles, after `git status` had just done
 /// the same), then checks out and writes the whole index (docs/performance.md, "Team store at
 /// 1M"). The tool instead takes the paths from the two trees (`diff-tree`), checks that each
-/// file it replaces still holds HEAD's content (a blob id computed from the file), writes the
-/// new contents as the store writes any file (staged, renamed into place, the store's modes),
-/// moves HEAD, and brings the index up to date for those paths alone (`GitIndex`, the small
-/// file of the split index). A kill anywhere in between leaves sync's marker, and recovery
-/// goes back to HEAD with `reset --hard` (`GitRecovery`), as for git's own merge.
+/// file it replaces still holds HEAD's content (a blob id computed from the file), moves HEAD's
+/// branch (only if it is still where the merge saw it), then writes the new contents as the
+/// store writes any file (staged, fsynced in a durable store, renamed into place, the store's
+/// modes) and brings the index up to date for those paths alone (`GitIndex`, the small file of
+/// the split index). From the moment HEAD moves, a failure or a kill is finished by recovery's
+/// `reset --hard` (`GitRecovery`, sync's marker), which writes what is left: the tree was clean.
 ///
-/// What this does not handle is left to git (`run` returns false, nothing changed): a
-/// deletion (the index update would read the whole index anyway), a path that is not a plain
-/// file on either side, more new paths than the split index's small file should hold, or more
-/// changed paths than a commit's index update takes.
+/// What this does not handle is left to git (`plan` returns nil, nothing changed): a deletion
+/// (the index update would read the whole index anyway), a path that is not a plain file on
+/// either side, more changed paths than a commit's index update takes, or more new paths than
+/// the split index's small file should hold as named entries (git then folds the index).
 struct GitFastForward {
     let store: EntitlementStore
     let repository: GitRepository
 
     /// The most paths taken here; more go to git, whose index update folds them at once.
     var largestChange = SplitIndexUpdate.Limits.standard.splitFile / 256
-    /// The most new paths taken here: each one git must insert into its array of all entries on
-    /// every later read of a split index (`GitSyncMerge.largestMergedSplitFile`).
-    var largestAddition = GitSyncMerge.largestMergedSplitFile
+    /// The most named entries the small file may hold after: each new path is one, which git
+    /// inserts into its array of all entries, moving the rest, on every read of the index
+    /// (`GitSyncMerge.largestMergedSplitFile`).
+    var largestNamedEntries = GitSyncMerge.largestMergedSplitFile
 
     /// One path the fast-forward writes: its blob at HEAD (nil when new) and at the target.
     struct Change: Equatable {
@@ -49,32 +51,48 @@ struct GitFastForward {
     /// longer holds HEAD's content, or a file is where a new one would go.
     func plan(from head: String, to target: String) throws(EntitlementError) -> Plan? {
         let raw = try repository.check(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", head, target])
-        guard let changes = Self.changes(fromRaw: Array(raw.utf8)), changes.count <= largestChange,
-              changes.filter({ $0.oldID == nil }).count <= largestAddition else { return nil }
+        guard let changes = Self.changes(fromRaw: Array(raw.utf8)), changes.count <= largestChange else { return nil }
+        let added = changes.filter { $0.oldID == nil }.count
+        if added > 0 {
+            let index = try GitFiles.read("\(repository.gitDirectory)/index").flatMap(SplitIndexFile.init)
+            guard (index?.named.count ?? 0) + added <= largestNamedEntries else { return nil }
+        }
         try requireUnchanged(changes)
         return Plan(head: head, target: target, changes: changes, contents: try blobs(changes.map(\.newID)))
     }
 
-    /// Writes the plan's files, moves HEAD's branch (only if it is still at the plan's head)
-    /// and brings the index up to date for those paths. An error after the first file is
-    /// written leaves the store for recovery (sync's marker, `reset --hard`).
-    func apply(_ plan: Plan, message: String) throws(EntitlementError) {
-        let modes = store.newModes()
-        let staging = "\(store.root)/\(EntitlementStore.stagingDirectory)"
-        try store.ensureDirectory(EntitlementStore.stagingDirectory, mode: modes.directory)
+    /// Moves HEAD's branch from the plan's head to its target in one transaction, only if it is
+    /// still at the head, with ORIG_HEAD and a reflog line as git's merge leaves them; without
+    /// hooks (the tool's index hook would only skip itself). The paths are recorded as stale
+    /// first, as before a commit (`GitIndex`). Nothing in the working tree is written.
+    func moveHead(_ plan: Plan, message: String) throws(EntitlementError) {
         try GitIndex.noteStale(plan.changes.map(\.path), in: repository, durable: store.durable)
-        var hashed: [String: SplitIndexUpdate.HashedFile] = [:]
-        for (change, content) in zip(plan.changes, plan.contents) {
-            let directory = PathName.parent(of: change.path)
-            if change.oldID == nil, !directory.isEmpty { try store.ensureDirectory(directory, mode: modes.directory, syncParents: false) }
-            let full = "\(store.root)/\(change.path)"
-            try store.fileSystem.replace(full, with: content, stagingDirectory: staging, newFileMode: modes.file, durable: false)
-            if let status = try store.fileSystem.status(full) { hashed[change.path] = SplitIndexUpdate.HashedFile(status: status, id: change.newID) }
-        }
-        // One transaction, no hooks (the tool's index hook would only skip itself): the branch,
-        // only if still at the plan's head, and ORIG_HEAD, as git's merge leaves it.
         let update = "update HEAD \(plan.target) \(plan.head)\noption no-deref\nupdate ORIG_HEAD \(plan.head)\n"
-        try repository.check(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", message, "--stdin"], input: Array(update.utf8))
+        let result = try repository.run(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", message, "--stdin"], input: Array(update.utf8))
+        guard result.succeeded else {
+            throw .git(message: "cannot move \(repository.root)'s branch to what arrived: \(GitRepository.firstLines(result.errorText))",
+                       hint: "Nothing was merged and your commits are kept. A git command of yours may hold a lock or have committed meanwhile; sync again.")
+        }
+    }
+
+    /// Writes the plan's files (a durable store's fsynced, several at once) and brings the
+    /// index up to date for their paths.
+    func writeFiles(_ plan: Plan) throws(EntitlementError) {
+        let modes = store.newModes()
+        try store.ensureDirectory(EntitlementStore.stagingDirectory, mode: modes.directory)
+        let folders = Set(plan.changes.filter { $0.oldID == nil }.map { PathName.parent(of: $0.path) }).filter { !$0.isEmpty }
+        for folder in folders.sorted() { try store.ensureDirectory(folder, mode: modes.directory) }
+        let fileSystem = store.fileSystem, root = store.root, durable = store.durable
+        let staging = "\(root)/\(EntitlementStore.stagingDirectory)"
+        let outcomes = Parallel.map(Array(zip(plan.changes, plan.contents)), threshold: 16, chunkSize: 8, threads: Parallel.waitingWorkers) { item in
+            Result { () throws(EntitlementError) -> SplitIndexUpdate.HashedFile? in
+                let full = "\(root)/\(item.0.path)"
+                try fileSystem.replace(full, with: item.1, stagingDirectory: staging, newFileMode: modes.file, durable: durable)
+                return try fileSystem.status(full).map { SplitIndexUpdate.HashedFile(status: $0, id: item.0.newID) }
+            }
+        }
+        var hashed: [String: SplitIndexUpdate.HashedFile] = [:]
+        for (change, outcome) in zip(plan.changes, outcomes) { hashed[change.path] = try outcome.get() }
         // Best effort, as after a commit: a person's git holding index.lock leaves the paths
         // recorded, and the next command of the tool's (or the hooks) catches up.
         _ = try? GitIndex.refresh(repository, hashed: hashed)

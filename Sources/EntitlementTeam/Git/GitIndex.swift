@@ -29,7 +29,7 @@ enum GitIndex {
     static func refresh(_ repository: GitRepository, limits: SplitIndexUpdate.Limits = .standard,
                         hashed: [String: SplitIndexUpdate.HashedFile] = [:]) throws(EntitlementError) {
         let path = stalePath(repository)
-        guard let bytes = try GitFiles.read(path) else { return }
+        guard let bytes = try GitFiles.read(path) else { return try SplitIndexUpdate.convertNamedEntries(in: repository) }
         if !bytes.isEmpty {
             let paths = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             if case .leftToGit(let fold) = try SplitIndexUpdate.apply(paths, in: repository, limits: limits, hashed: hashed) {

@@ -40,7 +40,11 @@ struct GitSyncMerge {
     }
 
     private func merge(_ remoteRef: String, check: UncommittedCheck, into report: inout GitSync.Report) throws(EntitlementError) {
-        let incoming = Int(try repository.check(["rev-list", "--count", "HEAD..\(remoteRef)"]).trimmingWhitespace) ?? 0
+        // HEAD as this merge sees it, used throughout: a person's `git commit` meanwhile (git's
+        // own commands do not take the store lock) makes the fast-forward's ref update fail
+        // rather than leave their commit off the branch.
+        let head = try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
+        let incoming = Int(try repository.check(["rev-list", "--count", "\(head)..\(remoteRef)"]).trimmingWhitespace) ?? 0
         guard incoming > 0 else { return }
         try check.requireClean(store.root)
         let summary = try IncomingCheck(store: store, repository: repository, allowDeletions: allowDeletions).verify(remoteRef)
@@ -57,22 +61,21 @@ struct GitSyncMerge {
         // committed from that tree, never from the index; either way one fast-forward then
         // brings the working tree and the index to it.
         var target = remoteRef
-        if try !repository.run(["merge-base", "--is-ancestor", "HEAD", remoteRef]).succeeded {
-            let tree = try mergedTree(remoteRef)
-            try checkMergedFiles(tree, remoteRef)
-            target = try commitMerge(tree, remoteRef)
+        if try !repository.run(["merge-base", "--is-ancestor", head, remoteRef]).succeeded {
+            let tree = try mergedTree(head, remoteRef)
+            try checkMergedFiles(tree, head, remoteRef)
+            target = try commitMerge(tree, head, remoteRef)
         }
-        try fastForward(to: target, remoteRef: remoteRef, changedPaths: summary.changedPaths, marker: marker)
+        try fastForward(from: head, to: target, remoteRef: remoteRef, changedPaths: summary.changedPaths, marker: marker)
         try GitFiles.remove(marker)
         report.received += incoming
         report.removedProfiles += summary.removedProfiles
         report.reviews += try MergeReviewLog.take(gitDirectory: repository.gitDirectory)
     }
 
-    /// The working tree, HEAD and the index brought to `target`: by the tool for the changes
-    /// it takes (`GitFastForward`), else by `git merge --ff-only`.
-    private func fastForward(to target: String, remoteRef: String, changedPaths: Int, marker: String) throws(EntitlementError) {
-        let head = try repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
+    /// The working tree, HEAD and the index brought from `head` to `target`, a descendant of
+    /// it: by the tool for the changes it takes (`GitFastForward`), else by `git merge --ff-only`.
+    private func fastForward(from head: String, to target: String, remoteRef: String, changedPaths: Int, marker: String) throws(EntitlementError) {
         let shownRef = remoteRef.split(separator: "/").suffix(2).joined(separator: "/")
         let fastForward = GitFastForward(store: store, repository: repository)
         let plan: GitFastForward.Plan?
@@ -84,7 +87,13 @@ struct GitSyncMerge {
             throw error
         }
         if let plan {
-            do { try fastForward.apply(plan, message: "sync: fast-forward to \(shownRef)") } catch {
+            do { try fastForward.moveHead(plan, message: "sync: fast-forward to \(shownRef)") } catch {
+                try GitFiles.remove(marker)  // nothing was written
+                throw error
+            }
+            // HEAD is at the target: a failure from here on is finished by recovery's `reset
+            // --hard`, which writes what is left (the tree was clean) and leaves nothing behind.
+            do { try fastForward.writeFiles(plan) } catch {
                 try abort()
                 throw error
             }
@@ -96,6 +105,9 @@ struct GitSyncMerge {
             throw .git(message: "cannot bring what others changed into \(store.root): \(GitRepository.firstLines(result.errorText + result.output))",
                        hint: "Nothing was merged and your commits are kept.")
         }
+        // The positions of a shared index git may just have written, so that the next commit
+        // does not read all of it (best effort: the commit makes them otherwise).
+        _ = try? SharedIndexPositions.prepare(in: repository)
     }
 
     /// The most entries the split index's small file may hold after a merge (see `foldingIndex`).
@@ -121,10 +133,10 @@ struct GitSyncMerge {
 
     /// The merge of HEAD and `remoteRef` as a tree, made without touching the index or the
     /// files; the merge driver runs for each file both sides changed.
-    private func mergedTree(_ remoteRef: String) throws(EntitlementError) -> String {
+    private func mergedTree(_ head: String, _ remoteRef: String) throws(EntitlementError) -> String {
         let driver = "merge.entitlement.driver=\(GitSetup.driverCommand(environment: repository.environment))"
         // What the merge itself records (a voided duplicate) names the person who synced.
-        let result = try repository.run(["-c", driver, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "HEAD", remoteRef],
+        let result = try repository.run(["-c", driver, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", head, remoteRef],
                                         extraEnvironment: [MergeStamp.actorVariable: actor])
         let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard result.succeeded, let tree = fields.first, tree.utf8.count == 40 else {
@@ -138,8 +150,8 @@ struct GitSyncMerge {
     }
 
     /// Every store file the merge changed, as the merged tree holds it, must be one the tool reads.
-    private func checkMergedFiles(_ tree: String, _ remoteRef: String) throws(EntitlementError) {
-        let changed = try repository.check(["diff-tree", "-r", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", "HEAD", tree, "--"])
+    private func checkMergedFiles(_ tree: String, _ head: String, _ remoteRef: String) throws(EntitlementError) {
+        let changed = try repository.check(["diff-tree", "-r", "--name-only", "-z", "--no-renames", "--diff-filter=AMT", head, tree, "--"])
             .split(separator: "\0").map(String.init)
             .filter { $0 == EntitlementStore.configFileName || ($0.hasPrefix("\(EntitlementStore.profilesDirectory)/") && $0.hasSuffix(".json")) }
         guard !changed.isEmpty else { return }
@@ -159,7 +171,7 @@ struct GitSyncMerge {
 
     /// The merge commit of `tree`, authored by the actor; committed by git's user, or the
     /// actor when the machine has none (a cron job).
-    private func commitMerge(_ tree: String, _ remoteRef: String) throws(EntitlementError) -> String {
+    private func commitMerge(_ tree: String, _ head: String, _ remoteRef: String) throws(EntitlementError) -> String {
         let author = GitIdentity(actor: actor)
         var environment = ["GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email]
         if try repository.userIdentity() == nil {
@@ -167,7 +179,7 @@ struct GitSyncMerge {
             environment["GIT_COMMITTER_EMAIL"] = author.email
         }
         let message = "sync: merge \(remoteRef.split(separator: "/").suffix(2).joined(separator: "/"))\n"
-        return try repository.check(["commit-tree", tree, "-p", "HEAD", "-p", remoteRef], input: Array(message.utf8), extraEnvironment: environment)
+        return try repository.check(["commit-tree", tree, "-p", head, "-p", remoteRef], input: Array(message.utf8), extraEnvironment: environment)
             .trimmingWhitespace
     }
 

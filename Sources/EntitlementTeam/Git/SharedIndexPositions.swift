@@ -15,9 +15,9 @@ import EntitlementStore
 ///
 /// A shared index never changes (its name is its hash), so the positions of one entry in every
 /// `stride` are kept beside it in `.git/entitlement/shared-positions`, made by one read of
-/// the shared index the first time they are needed (0.3 s at 1M profiles, once per shared
-/// index). A lookup then reads that file and, per path, the `stride` entries after the last
-/// kept name not past it.
+/// the shared index the first time they are needed (about a second at 1M profiles, once per
+/// shared index; `sync` makes them right after git writes a new one). A lookup then reads that
+/// file and, per path, the `stride` entries after the last kept name not past it.
 struct SharedIndexPositions {
     /// One entry in this many is kept.
     static let stride = 256
@@ -25,28 +25,52 @@ struct SharedIndexPositions {
     private let table: [UInt8]
     private let count: Int
     private let sharedPath: String
-    /// The shared index's entry count.
+    /// The shared index's entry count and size.
     private let entries: Int
+    private let size: Int
 
-    /// The kept positions of the shared index `id`, made when missing or stale; nil when the
-    /// shared index is not one read here (version 4, unreadable).
+    /// The kept positions of the shared index `id`, made when missing, stale or damaged; nil
+    /// when the shared index is not one read here (version 4, unreadable).
     init?(sharedIndex id: String, in repository: GitRepository) throws(EntitlementError) {
         sharedPath = "\(repository.gitDirectory)/sharedindex.\(id)"
         let keptPath = "\(repository.gitDirectory)/entitlement/shared-positions"
         guard let status = try GitFiles.system.status(sharedPath) else { return nil }
+        size = Int(status.st_size)
         entries = SplitIndexFile.entryCount(ofIndexAt: sharedPath)
-        let header = Array("entitlement shared-positions 1 \(id) \(status.st_size) \(Self.stride)\n".utf8)
-        if let kept = try GitFiles.read(keptPath), kept.starts(with: header) {
+        let header = Array("entitlement shared-positions 1 \(id) \(size) \(Self.stride)\n".utf8)
+        if let kept = try GitFiles.read(keptPath), kept.starts(with: header), Self.isWhole(Array(kept[header.count...]), fileSize: size) {
             table = Array(kept[header.count...])
         } else {
-            guard let shared = try GitFiles.read(sharedPath), let made = Self.makeTable(shared) else { return nil }
+            guard entries > 0, let shared = try GitFiles.read(sharedPath), let made = Self.makeTable(shared) else { return nil }
             try GitFiles.makeDirectory(PathName.directory(of: keptPath))
             try GitFiles.writeAtomically(header + made, to: keptPath, durable: false)
             table = made
         }
-        guard table.count >= 4 else { return nil }
         count = Int(SplitIndexFile.be32(table, 0))
-        guard table.count >= 4 + count * 12 else { return nil }
+        guard entries > 0, count == (entries + Self.stride - 1) / Self.stride else { return nil }
+    }
+
+    /// True when every offset in `table` is in order and in range (a damaged file is made again).
+    static func isWhole(_ table: [UInt8], fileSize: Int) -> Bool {
+        guard table.count >= 4 else { return false }
+        let count = Int(SplitIndexFile.be32(table, 0))
+        guard count > 0, table.count >= 4 + count * 12 else { return false }
+        var lastOffset = 11, lastName = 4 + count * 12
+        for index in 0..<count {
+            let offset = Int(SplitIndexFile.be32(table, 4 + index * 12)) << 32 | Int(SplitIndexFile.be32(table, 8 + index * 12))
+            let name = Int(SplitIndexFile.be32(table, 12 + index * 12))
+            guard offset > lastOffset, offset < fileSize, name >= lastName, name < table.count else { return false }
+            lastOffset = offset
+            lastName = name
+        }
+        return table.last == 0
+    }
+
+    /// Makes the kept positions of the shared index the small file names, if not made yet.
+    static func prepare(in repository: GitRepository) throws(EntitlementError) {
+        guard let bytes = try GitFiles.read("\(repository.gitDirectory)/index"), bytes.count <= SplitIndexUpdate.Limits.standard.splitFileRead,
+              let id = SplitIndexFile(bytes)?.sharedIndexID else { return }
+        _ = try SharedIndexPositions(sharedIndex: id, in: repository)
     }
 
     /// The table of a shared index: the count of kept entries, then for each its offset in the
@@ -94,10 +118,11 @@ struct SharedIndexPositions {
         return (nameStart..<(nameStart + length), end)
     }
 
-    /// The position of each of `names` found in the shared index (absent when not there).
-    func positions(of names: [[UInt8]]) throws(EntitlementError) -> [[UInt8]: Int] {
+    /// The position of each of `names` found in the shared index (absent when not there);
+    /// nil when a lookup cannot tell (a part of the shared index that does not parse).
+    func positions(of names: [[UInt8]]) throws(EntitlementError) -> [[UInt8]: Int]? {
         var found: [[UInt8]: Int] = [:]
-        guard count > 0 else { return found }
+        guard !names.isEmpty else { return found }
         let fd: Int32
         do { fd = try systemCall("open") { GitFiles.system.open(sharedPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0) } } catch {
             throw .io(path: sharedPath, message: "cannot read: \(error.message)")
@@ -108,22 +133,19 @@ struct SharedIndexPositions {
             var low = 0, high = count
             while low < high {
                 let middle = (low + high) / 2
-                if keptName(middle).lexicographicallyPrecedes(name) || keptName(middle).elementsEqual(name) { low = middle + 1 } else { high = middle }
+                if name.lexicographicallyPrecedes(keptName(middle)) { high = middle } else { low = middle + 1 }
             }
-            guard low > 0 else { continue }
+            guard low > 0 else { continue }  // before the first entry
             let sample = low - 1
-            let start = keptOffset(sample)
-            let end = sample + 1 < count ? keptOffset(sample + 1) : nil
-            let window = try read(fd, from: start, to: end)
+            let window = try read(fd, from: keptOffset(sample), to: sample + 1 < count ? keptOffset(sample + 1) : size)
+            let inWindow = min(Self.stride, entries - sample * Self.stride)
+            // Every entry up to the first name past `name` must parse: only then is it not there.
             var offset = 0
-            for index in 0..<min(Self.stride, entries - sample * Self.stride) {
-                guard offset < window.count, let entry = Self.entry(in: window, at: offset) else { break }
+            for index in 0..<inWindow {
+                guard let entry = Self.entry(in: window, at: offset) else { return nil }
                 let entryName = window[entry.name]
-                if entryName.elementsEqual(name) {
-                    found[name] = sample * Self.stride + index
-                    break
-                }
-                if name.lexicographicallyPrecedes(entryName) { break }
+                if entryName.elementsEqual(name) { found[name] = sample * Self.stride + index }
+                if !entryName.lexicographicallyPrecedes(name) { break }
                 offset = entry.end
             }
         }
@@ -140,16 +162,21 @@ struct SharedIndexPositions {
         return table[start..<max(start, end)]
     }
 
-    /// The shared index's bytes from `start` to `end` (or as far as `stride` entries may reach).
-    private func read(_ fd: Int32, from start: Int, to end: Int?) throws(EntitlementError) -> [UInt8] {
-        let length = end.map { $0 - start } ?? Self.stride * (SplitIndexFile.entryHeader + 4096 + 8)
-        var bytes = [UInt8](repeating: 0, count: max(0, length))
+    /// The shared index's bytes from `start` to `end`.
+    private func read(_ fd: Int32, from start: Int, to end: Int) throws(EntitlementError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, end - start))
+        var done = 0
         do throws(SystemError) {
-            let got = try systemCall("pread") { bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) } }
-            bytes.removeLast(bytes.count - got)
+            while done < bytes.count {
+                let offset = done
+                let got = try systemCall("pread") { bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, $0.count - offset, off_t(start + offset)) } }
+                guard got > 0 else { break }
+                done += got
+            }
         } catch {
             throw .io(path: sharedPath, message: "cannot read: \(error.message)")
         }
+        bytes.removeLast(bytes.count - done)
         return bytes
     }
 }

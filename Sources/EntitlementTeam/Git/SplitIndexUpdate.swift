@@ -67,9 +67,12 @@ enum SplitIndexUpdate {
             directories.formUnion(CacheTreeInvalidation.directories(above: path))
         }
         // A changed shared entry is replaced by position, the one shape git reads safely
-        // (`SharedIndexPositions`); a new path is a named entry.
+        // (`SharedIndexPositions`); a new path is a named entry. Named entries that earlier
+        // versions wrote for shared paths are looked up too, once per repository.
+        let converting = !GitFiles.exists(convertedPath(repository))
         guard let id = file.sharedIndexID, let shared = try SharedIndexPositions(sharedIndex: id, in: repository),
-              file.place(entries, sharedPositions: try shared.positions(of: entries.map(\.name) + file.named.map(\.name))) else {
+              let positions = try shared.positions(of: entries.map(\.name) + (converting ? file.named.map(\.name) : [])),
+              file.place(entries, sharedPositions: positions) else {
             return .leftToGit(fold: many)
         }
         // A small cache tree is kept, with the directories above each changed path marked out
@@ -85,7 +88,24 @@ enum SplitIndexUpdate {
         guard rewritten.count - (file.tree?.count ?? 0) <= limits.splitFile else { return .leftToGit(fold: true) }
         guard try install(rewritten, in: repository, keepingTimesOf: status) else { return .leftToGit(fold: many) }
         freshenSharedIndex(file.link, in: repository)
+        if converting {
+            try GitFiles.makeDirectory(PathName.directory(of: convertedPath(repository)))
+            try GitFiles.writeAtomically([], to: convertedPath(repository), durable: false)
+        }
         return .updated
+    }
+
+    /// Present once the small file holds no named entry for a shared path (the shape versions
+    /// before this one wrote, which made git 2.39 crash in `reset --hard`; `SharedIndexPositions`).
+    static func convertedPath(_ repository: GitRepository) -> String {
+        "\(repository.gitDirectory)/entitlement/index-by-position"
+    }
+
+    /// Turns the named entries an earlier version wrote for shared paths into replacements,
+    /// once per repository (`sync` does it first, before git reads the index). A no-op once done.
+    static func convertNamedEntries(in repository: GitRepository) throws(EntitlementError) {
+        guard !GitFiles.exists(convertedPath(repository)) else { return }
+        _ = try apply([], in: repository)
     }
 
     /// The raw index entry git would record for the file at `path`; nil when it is not a regular file.

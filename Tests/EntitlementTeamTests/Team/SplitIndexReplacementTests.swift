@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import EntitlementModel
 @testable import EntitlementStore
@@ -31,15 +32,20 @@ struct SplitIndexReplacementTests {
     @Test func theBitmapsGitWritesAreReadAndWrittenAlike() throws {
         let directory = TemporaryDirectory()
         let (root, git) = try Self.gitRepository(files: 200, in: directory)
-        for name in ["f007", "f150"] { try Data("changed \(name)\n".utf8).write(to: URL(fileURLWithPath: "\(root)/\(name)")) }
-        #expect(try git(["update-index", "f007", "f150"]).exitCode == 0)
+        // 150 neighbours: whole words of set bits, which git writes as runs.
+        let changed = (10..<160).map { String(format: "f%03d", $0) }
+        for name in changed { try Data("changed \(name)\n".utf8).write(to: URL(fileURLWithPath: "\(root)/\(name)")) }
+        #expect(try git(["update-index"] + changed).exitCode == 0)
         let file = try Self.splitIndex(root)
         let bitmaps = try #require(file.bitmaps)
         #expect(bitmaps.replaced.count == file.replaced.count)
         #expect(file.named.isEmpty)
         let listed = try git(["ls-files"]).stdout.split(separator: "\n").map(String.init)
-        for name in ["f007", "f150"] { #expect(bitmaps.replaced.contains(try #require(listed.firstIndex(of: name)))) }
+        for name in changed { #expect(bitmaps.replaced.contains(try #require(listed.firstIndex(of: name)))) }
         #expect(Array(file.link[0..<20]) + EWAHBitmap.encode(bitmaps.deleted) + EWAHBitmap.encode(bitmaps.replaced) == file.link)
+        // A run of full words: the run-length word's bit 0 set.
+        let replaceBitmap = Array(file.link[(20 + EWAHBitmap.encode(bitmaps.deleted).count)...])
+        #expect((0..<Int(SplitIndexFile.be32(replaceBitmap, 4))).contains { replaceBitmap[8 + $0 * 8 + 7] & 1 == 1 })
     }
 
     /// The kept positions find every shared entry and no other name, across the strides.
@@ -51,7 +57,7 @@ struct SplitIndexReplacementTests {
         let id = try #require(file.sharedIndexID)
         let shared = try #require(try SharedIndexPositions(sharedIndex: id, in: repository))
         let names = (0..<(SharedIndexPositions.stride * 2 + 9)).map { Array(String(format: "f%03d", $0).utf8) }
-        let found = try shared.positions(of: names + [Array("a".utf8), Array("f0005".utf8), Array("zz".utf8)])
+        let found = try #require(try shared.positions(of: names + [Array("a".utf8), Array("f0005".utf8), Array("zz".utf8)]))
         #expect(found.count == names.count)
         for (index, name) in names.enumerated() { #expect(found[name] == index) }
         // Kept beside the shared index and read again, not made again.
@@ -111,6 +117,55 @@ struct SplitIndexReplacementTests {
         #expect(reset.exitCode == 0, "\(reset.stderr)")
         #expect(try team.git(["status", "--porcelain"], in: "s1").stdout == "")
         #expect(try team.git(["fsck", "--no-progress"], in: "s1").exitCode == 0)
+    }
+
+    /// An index written by an earlier version, with named entries for shared paths, is
+    /// rewritten at the next sync before git reads it, and git can then reset.
+    @Test func namedEntriesOfAnEarlierVersionAreReplacedAtTheNextSync() throws {
+        let team = try TeamFixture.team(of: 2)
+        let users = (0..<300).map { "c\($0)" }.joined(separator: "\n") + "\n"
+        #expect(try team.run(["grant", "--stdin", "premium", "--lifetime", "--quiet"], in: "s0", stdin: users).exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        #expect(try team.git(["-c", "splitIndex.maxPercentChange=0", "update-index", "--split-index"], in: "s0").exitCode == 0)
+        let repository = GitRepository(root: team.store("s0"), environment: team.environment)
+        let paths = try team.git(["ls-files", "profiles"], in: "s0").stdout.split(separator: "\n").map(String.init)
+        #expect(paths.count == 300)
+        // The old shape: each profile's entry named in the small file, nothing replaced.
+        var file = try Self.splitIndex(team.store("s0"))
+        for path in paths { file.set(Array(path.utf8), raw: try #require(try SplitIndexUpdate.entry(for: path, in: repository))) }
+        #expect(try SplitIndexUpdate.install(file.bytes, in: repository, keepingTimesOf: nil))
+        try GitFiles.remove(SplitIndexUpdate.convertedPath(repository))
+        #expect(try team.run(["sync", "--pull-only"], in: "s0").exitCode == 0)
+        let converted = try Self.splitIndex(team.store("s0"))
+        #expect(converted.named.isEmpty)
+        #expect(converted.replaced.count >= 300)
+        #expect(GitFiles.exists(SplitIndexUpdate.convertedPath(repository)))
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+        #expect(try team.git(["reset", "--quiet", "--hard", "HEAD~1"], in: "s0").exitCode == 0)
+        #expect(try team.git(["status", "--porcelain"], in: "s0").stdout == "")
+    }
+
+    /// A person's commit made while sync merges (git's own commands do not take the store
+    /// lock) stays on the branch: the fast-forward's ref update finds HEAD moved and stops
+    /// with nothing written, and the next sync merges it.
+    @Test func aCommitMadeDuringTheSyncStaysOnTheBranch() throws {
+        let team = try SyncFastForwardTests.syncedPair()
+        #expect(try team.run(["grant", "newbie", "premium", "--lifetime"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        let bin = team.directory.path + "/committing-bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let script = "#!/bin/sh\ncase \" $* \" in *\" update-ref \"*\" --stdin \"*) /usr/bin/git -C \"$2\" -c user.name=P -c user.email=p@example.com commit --quiet --allow-empty -m \"a person's commit\";;\nesac\nexec /usr/bin/git \"$@\"\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: bin + "/git"))
+        #expect(chmod(bin + "/git", 0o755) == 0)
+        let sync = try team.run(["sync", "--pull-only"], in: "s1", extra: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(sync.exitCode == 4, "\(sync.stderr)")
+        #expect(try team.git(["log", "-1", "--format=%s"], in: "s1").stdout == "a person's commit\n")
+        #expect(try team.git(["status", "--porcelain", "--untracked-files=all"], in: "s1").stdout == "", "nothing written")
+        let again = try team.run(["sync", "--pull-only"], in: "s1")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(try team.git(["log", "--format=%s"], in: "s1").stdout.contains("a person's commit"))
+        #expect(try team.run(["check", "newbie", "premium", "--quiet"], in: "s1").exitCode == 0)
+        #expect(try team.settledStatus(in: "s1").isEmpty)
     }
 
     /// An edit made after sync's `git status` (the check runs beside the fetch) is found before
