@@ -44,7 +44,10 @@ extension EntitlementStore {
 
 /// A bounded Damerau-Levenshtein distance (optimal string alignment) over bytes, with its
 /// three rows kept from one name to the next: a store of a million names costs no allocation
-/// per name, and a row whose smallest value exceeds the limit ends the comparison early.
+/// per name. Only the band of cells within `limit` of the diagonal is computed (a cell off it
+/// is more than `limit` on every path through it), and a row whose smallest value exceeds the
+/// limit ends the comparison early: for a UUID against a million UUIDs, about 7 cells a row
+/// for the few rows before that, rather than 37.
 struct NearNames {
     let target: [UInt8]
     private var previous2: [Int]
@@ -54,7 +57,7 @@ struct NearNames {
     /// `target` is compared with ASCII letters folded to lower case, as every name is.
     init(target: [UInt8]) {
         self.target = target.map(Self.folded)
-        previous2 = Array(repeating: 0, count: target.count + 1)
+        previous2 = Array(repeating: 0, count: target.count + 2)
         previous = previous2
         current = previous2
     }
@@ -67,19 +70,29 @@ struct NearNames {
     /// The distance from `target` to `name`, or nil when it is more than `limit`; neither may be empty.
     mutating func within(_ limit: Int, of name: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = target.count
-        for j in 0...n { previous[j] = j }
+        guard limit >= 0, abs(name.count - n) <= limit else { return nil }
+        // Every cell read below lies in the band of its row or is one of the borders set to
+        // `outside` here: a value the limit rules out, as any cell off the band would be.
+        let outside = limit + 1
+        for j in 0...min(n, limit + 1) { previous[j] = j <= limit ? j : outside }
         var before: UInt8 = 0
         for i in 1...name.count {
             let byte = Self.folded(name[i - 1])
-            current[0] = i
-            var smallest = i
-            for j in 1...n {
+            let low = max(1, i - limit), high = min(n, i + limit)
+            current[0] = i <= limit ? i : outside
+            current[low - 1] = low > 1 ? outside : current[0]
+            var smallest = current[low - 1]
+            var j = low
+            while j <= high {
                 let cost = target[j - 1] == byte ? 0 : 1
                 var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
                 if i > 1, j > 1, target[j - 1] == before, target[j - 2] == byte { value = min(value, previous2[j - 2] + 1) }
+                value = min(value, outside)
                 current[j] = value
                 smallest = min(smallest, value)
+                j += 1
             }
+            if high < n { current[high + 1] = outside }
             if smallest > limit { return nil }
             before = byte
             swap(&previous2, &previous)

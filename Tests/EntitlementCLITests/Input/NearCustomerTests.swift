@@ -77,6 +77,27 @@ struct NearCustomerTests {
         #expect(found == expected)
     }
 
+    /// The banded distance equals the whole table's (`Suggestion.editDistance`) wherever it is
+    /// within the limit, and is nil elsewhere: strings over a small alphabet, so that near ones
+    /// are common, from a fixed seed, each kept across calls as a store's names are.
+    @Test func bandedDistanceEqualsTheWholeTable() {
+        var generator = SplitMix64(seed: 35)
+        let alphabet = Array("abA-".utf8)
+        func word() -> [UInt8] { (0..<Int(generator.next() % 9 + 1)).map { _ in alphabet[Int(generator.next() % 4)] } }
+        for _ in 0..<300 {
+            let target = word()
+            var near = NearNames(target: target)
+            for _ in 0..<20 {
+                let name = word()
+                for limit in 0...3 {
+                    let whole = Suggestion.editDistance(Array(String(decoding: target, as: UTF8.self).lowercased()), Array(String(decoding: name, as: UTF8.self).lowercased()))
+                    let found = name.withUnsafeBufferPointer { near.within(limit, of: $0) }
+                    #expect(found == (whole <= limit ? whole : nil), "\(target) \(name) \(limit)")
+                }
+            }
+        }
+    }
+
     // MARK: The kept list of names (docs/store-format.md, "The profile name list")
 
     /// A writer that creates a profile keeps the list; the near id then comes from it, and
