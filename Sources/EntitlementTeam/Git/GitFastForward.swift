@@ -9,8 +9,9 @@ import EntitlementStore
 /// `lstat` of each file in the store (2.5 s at 1M profiles, after `git status` had just done
 /// the same), then checks out and writes the whole index (docs/performance.md, "Team store at
 /// 1M"). The tool instead takes the paths from the two trees (`diff-tree`), checks that each
-/// file it replaces still holds HEAD's content (a blob id computed from the file), moves HEAD's
-/// branch (only if it is still where the merge saw it), then writes the new contents as the
+/// file it replaces still holds HEAD's content (a blob id computed from the file), takes git's
+/// `index.lock` and moves HEAD's branch (only if it is still where the merge saw it), then
+/// writes the new contents as the
 /// store writes any file (staged, fsynced in a durable store, renamed into place, the store's
 /// modes) and brings the index up to date for those paths alone (`GitIndex`, the small file of
 /// the split index). From the moment HEAD moves, a failure or a kill is finished by recovery's
@@ -58,25 +59,44 @@ struct GitFastForward {
             guard (index?.named.count ?? 0) + added <= largestNamedEntries else { return nil }
         }
         try requireUnchanged(changes)
-        return Plan(head: head, target: target, changes: changes, contents: try blobs(changes.map(\.newID)))
+        // By id: the ref update and the check after it compare commits, not names.
+        let targetID = try repository.check(["rev-parse", "--verify", "--quiet", "\(target)^{commit}"]).trimmingWhitespace
+        return Plan(head: head, target: targetID, changes: changes, contents: try blobs(changes.map(\.newID)))
     }
 
-    /// Moves HEAD's branch from the plan's head to its target in one transaction, only if it is
-    /// still at the head, with ORIG_HEAD and a reflog line as git's merge leaves them; without
-    /// hooks (the tool's index hook would only skip itself). The paths are recorded as stale
-    /// first, as before a commit (`GitIndex`). Nothing in the working tree is written.
-    func moveHead(_ plan: Plan, message: String) throws(EntitlementError) {
-        try GitIndex.noteStale(plan.changes.map(\.path), in: repository, durable: store.durable)
-        let update = "update HEAD \(plan.target) \(plan.head)\noption no-deref\nupdate ORIG_HEAD \(plan.head)\n"
-        let result = try repository.run(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", message, "--stdin"], input: Array(update.utf8))
-        guard result.succeeded else {
-            throw .git(message: "cannot move \(repository.root)'s branch to what arrived: \(GitRepository.firstLines(result.errorText))",
-                       hint: "Nothing was merged and your commits are kept. A git command of yours may hold a lock or have committed meanwhile; sync again.")
+    /// Takes git's `index.lock`, as git's own checkout does, then moves HEAD's branch from the
+    /// plan's head to its target in one transaction, only if it is still at the head, with
+    /// ORIG_HEAD and a reflog line as git's merge leaves them; without hooks (the tool's index
+    /// hook would only skip itself). While HEAD is new and the files and index old, the lock
+    /// keeps a person's git from committing that state (it would undo what arrived); after a
+    /// kill, recovery removes it. Returns false, with the lock released and nothing changed,
+    /// when the branch did not move; throws when the lock is held or git fails.
+    func moveHead(_ plan: Plan, message: String) throws(EntitlementError) -> Bool {
+        let lock = "\(repository.gitDirectory)/index.lock"
+        do {
+            let fd = try systemCall("open") { GitFiles.system.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            GitFiles.system.closeQuietly(fd)
+        } catch {
+            throw .git(message: "cannot take git's index lock in \(repository.root): \(error.message)",
+                       hint: "Nothing was merged. A git command of yours may be running (.git/index.lock); sync again when it is done.")
         }
+        let update = "update HEAD \(plan.target) \(plan.head)\noption no-deref\nupdate ORIG_HEAD \(plan.head)\n"
+        let result = try? repository.run(["-c", "core.hooksPath=/dev/null", "update-ref", "-m", message, "--stdin"], input: Array(update.utf8))
+        // Whatever git said, HEAD decides: a ref update that took effect is finished.
+        let now = try? repository.check(["rev-parse", "HEAD"]).trimmingWhitespace
+        guard now == plan.target else {
+            try GitFiles.remove(lock)
+            guard now == plan.head else { return false }
+            throw .git(message: "cannot move \(repository.root)'s branch to what arrived: \(GitRepository.firstLines(result?.errorText ?? "git did not run"))",
+                       hint: "Nothing was merged and your commits are kept. A git command of yours may hold a lock; sync again.")
+        }
+        // The index is older than HEAD for these paths until `writeFiles` (`GitIndex`).
+        try GitIndex.noteStale(plan.changes.map(\.path), in: repository, durable: store.durable)
+        return true
     }
 
-    /// Writes the plan's files (a durable store's fsynced, several at once) and brings the
-    /// index up to date for their paths.
+    /// Writes the plan's files (a durable store's fsynced, several at once), releases git's
+    /// index lock and brings the index up to date for their paths.
     func writeFiles(_ plan: Plan) throws(EntitlementError) {
         let modes = store.newModes()
         try store.ensureDirectory(EntitlementStore.stagingDirectory, mode: modes.directory)
@@ -93,6 +113,8 @@ struct GitFastForward {
         }
         var hashed: [String: SplitIndexUpdate.HashedFile] = [:]
         for (change, outcome) in zip(plan.changes, outcomes) { hashed[change.path] = try outcome.get() }
+        // The files and HEAD agree now: the index may be taken by anyone, the tool first.
+        try GitFiles.remove("\(repository.gitDirectory)/index.lock")
         // Best effort, as after a commit: a person's git holding index.lock leaves the paths
         // recorded, and the next command of the tool's (or the hooks) catches up.
         _ = try? GitIndex.refresh(repository, hashed: hashed)
@@ -120,8 +142,8 @@ struct GitFastForward {
 
     /// Each file to be replaced holds HEAD's blob, and no other file is where a new one goes:
     /// what `git status` found before the fetch still holds (a person may have edited since).
-    /// A file that already holds the new content is not an edit: a fast-forward killed after
-    /// writing it leaves a new file that recovery's `reset --hard` does not remove.
+    /// A file that already holds the new content is not an edit (a `git merge --ff-only`
+    /// killed after writing it leaves a new file that recovery's `reset --hard` keeps).
     private func requireUnchanged(_ changes: [Change]) throws(EntitlementError) {
         var edited: [String] = []
         for change in changes {

@@ -37,6 +37,8 @@ struct GitRecovery {
             try GitFiles.remove(journalPath)
         }
         if GitFiles.exists(syncMarkerPath) {
+            // An index an earlier version wrote is made one git's reset reads safely first.
+            try? SplitIndexUpdate.convertNamedEntries(in: repository)
             try repository.check(["reset", "--hard", "--quiet", "HEAD"])
             try GitIndex.forget(repository)
             try GitFiles.remove(syncMarkerPath)

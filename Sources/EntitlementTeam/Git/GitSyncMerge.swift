@@ -87,9 +87,15 @@ struct GitSyncMerge {
             throw error
         }
         if let plan {
-            do { try fastForward.moveHead(plan, message: "sync: fast-forward to \(shownRef)") } catch {
+            let moved: Bool
+            do { moved = try fastForward.moveHead(plan, message: "sync: fast-forward to \(shownRef)") } catch {
                 try GitFiles.remove(marker)  // nothing was written
                 throw error
+            }
+            guard moved else {
+                try GitFiles.remove(marker)
+                throw .git(message: "\(store.root)'s branch moved while sync merged (a commit of yours?); nothing was merged",
+                           hint: "Your commits are kept. Sync again to merge them with what arrived.")
             }
             // HEAD is at the target: a failure from here on is finished by recovery's `reset
             // --hard`, which writes what is left (the tree was clean) and leaves nothing behind.

@@ -113,6 +113,10 @@ struct SplitIndexReplacementTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: team.store("s1") + "/" + profile)[.posixPermissions] as? Int)
         #expect(mode & 0o077 == 0, "the store's mode, not the umask's")
         #expect(try team.run(["check", "c999", "sports", "--quiet"], in: "s1").exitCode == 0)
+        // Each changed profile replaces its shared entry by position; none is named.
+        let file = try Self.splitIndex(team.store("s1"))
+        #expect(file.named.isEmpty)
+        #expect(file.replaced.count >= 1_000)
         let reset = try team.git(["reset", "--quiet", "--hard", "HEAD~1"], in: "s1")
         #expect(reset.exitCode == 0, "\(reset.stderr)")
         #expect(try team.git(["status", "--porcelain"], in: "s1").stdout == "")
@@ -149,23 +153,56 @@ struct SplitIndexReplacementTests {
     /// lock) stays on the branch: the fast-forward's ref update finds HEAD moved and stops
     /// with nothing written, and the next sync merges it.
     @Test func aCommitMadeDuringTheSyncStaysOnTheBranch() throws {
-        let team = try SyncFastForwardTests.syncedPair()
-        #expect(try team.run(["grant", "newbie", "premium", "--lifetime"], in: "s0").exitCode == 0)
-        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
-        let bin = team.directory.path + "/committing-bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        let script = "#!/bin/sh\ncase \" $* \" in *\" update-ref \"*\" --stdin \"*) /usr/bin/git -C \"$2\" -c user.name=P -c user.email=p@example.com commit --quiet --allow-empty -m \"a person's commit\";;\nesac\nexec /usr/bin/git \"$@\"\n"
-        try Data(script.utf8).write(to: URL(fileURLWithPath: bin + "/git"))
-        #expect(chmod(bin + "/git", 0o755) == 0)
-        let sync = try team.run(["sync", "--pull-only"], in: "s1", extra: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        let team = try Self.pairWithANewCustomer()
+        let sync = try team.run(["sync", "--pull-only"], in: "s1", extra: try Self.wrappedGit(team, on: "diff-tree",
+            before: "/usr/bin/git -C \"$2\" -c user.name=P -c user.email=p@example.com commit --quiet --allow-empty -m \"a person's commit\""))
         #expect(sync.exitCode == 4, "\(sync.stderr)")
         #expect(try team.git(["log", "-1", "--format=%s"], in: "s1").stdout == "a person's commit\n")
         #expect(try team.git(["status", "--porcelain", "--untracked-files=all"], in: "s1").stdout == "", "nothing written")
+        #expect(!FileManager.default.fileExists(atPath: team.store("s1") + "/.git/entitlement/index-stale"))
         let again = try team.run(["sync", "--pull-only"], in: "s1")
         #expect(again.exitCode == 0, "\(again.stderr)")
         #expect(try team.git(["log", "--format=%s"], in: "s1").stdout.contains("a person's commit"))
         #expect(try team.run(["check", "newbie", "premium", "--quiet"], in: "s1").exitCode == 0)
         #expect(try team.settledStatus(in: "s1").isEmpty)
+    }
+
+    /// Killed right after its ref update, before a file is written: HEAD is new, the files and
+    /// the index old. Git's index lock, held since before the update, keeps a person's commit
+    /// from recording that state (it would undo what arrived); the next command of the tool's
+    /// finishes the fast-forward.
+    @Test func aSyncKilledAfterItsRefUpdateIsFinishedAndNothingIsCommittedMeanwhile() throws {
+        let team = try Self.pairWithANewCustomer()
+        let killed = try team.run(["sync", "--pull-only"], in: "s1", extra: try Self.wrappedGit(team, on: "update-ref", after: "kill -9 $PPID"))
+        #expect(killed.exitCode != 0, "killed")
+        #expect(try team.git(["rev-parse", "HEAD"], in: "s1").stdout == team.git(["rev-parse", "HEAD"], in: "s0").stdout, "HEAD moved")
+        let commit = try team.git(["-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "--quiet", "--allow-empty", "-m", "a person's commit"], in: "s1")
+        #expect(commit.exitCode != 0, "git's index lock is held")
+        let sync = try team.run(["sync", "--pull-only"], in: "s1")
+        #expect(sync.exitCode == 0, "\(sync.stderr)")
+        #expect(try team.run(["check", "newbie", "premium", "--quiet"], in: "s1").exitCode == 0)
+        #expect(try team.run(["check", "ann", "sports", "--quiet"], in: "s1").exitCode == 0)
+        #expect(try team.settledStatus(in: "s1").isEmpty)
+    }
+
+    /// `syncedPair`, and s0 grants a new customer and pushes it.
+    static func pairWithANewCustomer() throws -> TeamFixture {
+        let team = try SyncFastForwardTests.syncedPair()
+        #expect(try team.run(["grant", "newbie", "premium", "--lifetime"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        return team
+    }
+
+    /// A `git` first on PATH that runs `before` and `after` around the real git when its
+    /// arguments include `subcommand` with `--stdin` for `update-ref` (the fast-forward's).
+    static func wrappedGit(_ team: TeamFixture, on subcommand: String, before: String = ":", after: String = ":") throws -> [String: String] {
+        let bin = team.directory.path + "/wrapped-\(subcommand)"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let match = subcommand == "update-ref" ? "*\" update-ref \"*\" --stdin \"*" : "*\" \(subcommand) \"*"
+        let script = "#!/bin/sh\ncase \" $* \" in \(match)) \(before); /usr/bin/git \"$@\"; status=$?; \(after); exit $status;;\nesac\nexec /usr/bin/git \"$@\"\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: bin + "/git"))
+        #expect(chmod(bin + "/git", 0o755) == 0)
+        return ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
     }
 
     /// An edit made after sync's `git status` (the check runs beside the fetch) is found before

@@ -31,12 +31,12 @@ struct HostileRecoveryTests {
     }
 
     /// Killed in git's fast-forward: 130 new customers arrive, more new files than the tool's
-    /// own fast-forward takes (`GitFastForward.largestAddition`).
+    /// own fast-forward takes (`GitFastForward.largestNamedEntries`).
     @Test func locksAndMergeCopiesOfAKilledMergeAreRecovered() throws {
         try expectKilledSyncRecovered(on: "merge", arriving: (0..<130).map { "a\($0)" })
     }
 
-    /// Killed in the tool's own fast-forward, after the files are written and before HEAD moves.
+    /// Killed in the tool's own fast-forward as its ref update starts (nothing written yet).
     @Test func aSyncKilledInItsOwnFastForwardIsRecovered() throws {
         try expectKilledSyncRecovered(on: "update-ref", arriving: ["a"])
     }
