@@ -28,10 +28,14 @@ struct GitSyncMerge {
                 try recovery.mark(recovery.localGitMarkerPath)
                 let check = UncommittedCheck(repository)
                 defer { check.abandon() }
-                if let remoteRef = try fetch() {
-                    try recovery.marking(recovery.localGitMarkerPath) { () throws(EntitlementError) in
-                        try merge(remoteRef, check: check, into: &report)
-                    }
+                do throws(EntitlementError) {
+                    if let remoteRef = try fetch() { try merge(remoteRef, check: check, into: &report) }
+                } catch {
+                    // A failure is no kill: every git run of the tool's has ended (a check still
+                    // running is killed, and then the marker stays). Left, the marker would have
+                    // the next command remove locks that a person's git may hold by then.
+                    if check.abandon() { try? GitFiles.remove(recovery.localGitMarkerPath) }
+                    throw error
                 }
                 // A check that had to be killed leaves the marker for the next recovery, to be safe.
                 if check.abandon() { try GitFiles.remove(recovery.localGitMarkerPath) }

@@ -90,6 +90,25 @@ struct HostileRecoveryTests {
         #expect(sync.stderr.contains("not of the remote"))
     }
 
+    /// A branch lock a person's git holds stops the fast-forward (exit 4, nothing written), and
+    /// no later command of the tool's removes it: the failure was no kill.
+    @Test func aPersonsBranchLockStopsTheSyncAndIsKept() throws {
+        let team = try TeamFixture.team(of: 2)
+        #expect(try team.run(["grant", "a", "premium", "--lifetime"], in: "s0").exitCode == 0)
+        #expect(try team.run(["sync"], in: "s0").exitCode == 0)
+        try team.write(".git/refs/heads/main.lock", "", in: "s1")
+        let sync = try team.run(["sync", "--pull-only"], in: "s1")
+        #expect(sync.exitCode == 4, "\(sync.stderr)")
+        #expect(try team.git(["status", "--porcelain", "--untracked-files=all"], in: "s1").stdout == "")
+        #expect(!FileManager.default.fileExists(atPath: team.store("s1") + "/.git/entitlement/local-git-running"))
+        _ = try team.run(["grant", "b", "premium", "--lifetime"], in: "s1")
+        #expect(FileManager.default.fileExists(atPath: team.store("s1") + "/.git/refs/heads/main.lock"), "the person's lock")
+        try FileManager.default.removeItem(atPath: team.store("s1") + "/.git/refs/heads/main.lock")
+        let again = try team.run(["sync", "--pull-only"], in: "s1")
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(try team.run(["check", "a", "--quiet"], in: "s1").exitCode == 0)
+    }
+
     /// A copy made with `cp -a` (new inodes, same files) syncs.
     @Test func aCopiedStoreSyncs() throws {
         let team = try TeamFixture.team(of: 2)
