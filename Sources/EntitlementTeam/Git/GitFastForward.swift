@@ -55,8 +55,11 @@ struct GitFastForward {
         guard let changes = Self.changes(fromRaw: Array(raw.utf8)), changes.count <= largestChange else { return nil }
         let added = changes.filter { $0.oldID == nil }.count
         if added > 0 {
-            let index = try GitFiles.read("\(repository.gitDirectory)/index").flatMap(SplitIndexFile.init)
-            guard (index?.named.count ?? 0) + added <= largestNamedEntries else { return nil }
+            // A small file only: an index that is not split yet (hundreds of MB at 1M) is git's to fold.
+            let indexPath = "\(repository.gitDirectory)/index"
+            guard let status = try GitFiles.system.status(indexPath), Int(status.st_size) <= SplitIndexUpdate.Limits.standard.splitFileRead,
+                  let index = try GitFiles.read(indexPath).flatMap(SplitIndexFile.init),
+                  index.named.count + added <= largestNamedEntries else { return nil }
         }
         try requireUnchanged(changes)
         // By id: the ref update and the check after it compare commits, not names.
