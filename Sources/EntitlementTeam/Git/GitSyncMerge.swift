@@ -111,7 +111,11 @@ struct GitSyncMerge {
         }
         let result = try repository.run(foldingIndex(changedPaths) + ["merge", "--quiet", "--ff-only", target])
         guard result.succeeded else {
-            try abort()
+            // Git refuses before it writes anything when a file it would replace was edited
+            // (after the check) or its index is locked: then nothing is undone, so the edit and
+            // the lock stay. Any other failure is undone by recovery.
+            let refused = ["would be overwritten", "index.lock"].contains { result.errorText.contains($0) }
+            if refused, (try? repository.check(["rev-parse", "HEAD"]).trimmingWhitespace) == head { try GitFiles.remove(marker) } else { try abort() }
             throw .git(message: "cannot bring what others changed into \(store.root): \(GitRepository.firstLines(result.errorText + result.output))",
                        hint: "Nothing was merged and your commits are kept.")
         }
