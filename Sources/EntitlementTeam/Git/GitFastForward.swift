@@ -11,9 +11,8 @@ import EntitlementStore
 /// 1M"). The tool instead takes the paths from the two trees (`diff-tree`), checks that each
 /// file it replaces still holds HEAD's content (a blob id computed from the file), takes git's
 /// `index.lock` and moves HEAD's branch (only if it is still where the merge saw it), then
-/// writes the new contents as the
-/// store writes any file (staged, fsynced in a durable store, renamed into place, the store's
-/// modes) and brings the index up to date for those paths alone (`GitIndex`, the small file of
+/// writes the new contents as the store writes any file (staged, fsynced in a durable store,
+/// renamed into place, the store's modes) and brings the index up to date for those paths alone (`GitIndex`, the small file of
 /// the split index). From the moment HEAD moves, a failure or a kill is finished by recovery's
 /// `reset --hard` (`GitRecovery`, sync's marker), which writes what is left: the tree was clean.
 ///
@@ -51,8 +50,7 @@ struct GitFastForward {
     /// nothing changed: nil when git must do it; throws when a file it would replace no
     /// longer holds HEAD's content, or a file is where a new one would go.
     func plan(from head: String, to target: String) throws(EntitlementError) -> Plan? {
-        let raw = try repository.check(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", head, target])
-        guard let changes = Self.changes(fromRaw: Array(raw.utf8)), changes.count <= largestChange else { return nil }
+        guard let changes = Self.changes(try IncomingTree.between(head, target, in: repository)), changes.count <= largestChange else { return nil }
         let added = changes.filter { $0.oldID == nil }.count
         if added > 0 {
             // A small file only: an index that is not split yet (hundreds of MB at 1M) is git's to fold.
@@ -123,20 +121,14 @@ struct GitFastForward {
         _ = try? GitIndex.refresh(repository, hashed: hashed)
     }
 
-    /// The paths `diff-tree --raw -z` lists, or nil when one is not a plain file added or
-    /// modified (`:OLDMODE NEWMODE OLDID NEWID STATUS\0PATH\0`, repeated).
-    static func changes(fromRaw bytes: [UInt8]) -> [Change]? {
-        let fields = bytes.split(separator: 0, omittingEmptySubsequences: false)
+    /// The changes of `tree`, or nil when one is not a plain file added or modified.
+    static func changes(_ tree: IncomingTree) -> [Change]? {
         var changes: [Change] = []
-        var index = 0
-        while index + 1 < fields.count {
-            let header = fields[index].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-            let path = String(decoding: fields[index + 1], as: UTF8.self)
-            index += 2
-            guard header.count == 5, header[1] == StoreTreePolicy.regularFileMode, !path.isEmpty else { return nil }
-            switch header[4] {
-            case "A": changes.append(Change(path: path, oldID: nil, newID: header[3]))
-            case "M" where header[0] == ":\(StoreTreePolicy.regularFileMode)": changes.append(Change(path: path, oldID: header[2], newID: header[3]))
+        for entry in tree.entries {
+            guard entry.mode == StoreTreePolicy.regularFileMode, !entry.path.isEmpty else { return nil }
+            switch entry.status {
+            case "A": changes.append(Change(path: entry.path, oldID: nil, newID: entry.newID))
+            case "M" where entry.oldMode == StoreTreePolicy.regularFileMode: changes.append(Change(path: entry.path, oldID: entry.oldID, newID: entry.newID))
             default: return nil
             }
         }

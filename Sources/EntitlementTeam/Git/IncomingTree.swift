@@ -6,11 +6,15 @@ import EntitlementModel
 /// Plumbing only (`merge-base`, `diff-tree --raw`): no attribute, filter or external diff
 /// that a pushed `.gitattributes` could name ever runs while the tree is inspected.
 struct IncomingTree {
-    /// One changed path: its new mode (`000000` when deleted) and git's status letter.
+    /// One changed path: its new mode (`000000` when deleted) and git's status letter, and its
+    /// old mode and the two blob ids (`GitFastForward` writes from them).
     struct Entry: Equatable {
         var path: String
         var mode: String
         var status: Character
+        var oldMode = ""
+        var oldID = ""
+        var newID = ""
 
         var isDeletion: Bool { status == "D" }
     }
@@ -46,7 +50,8 @@ struct IncomingTree {
             let path = String(decoding: fields[index + 1], as: UTF8.self)
             index += 2
             guard header.count == 5, let status = header[4].first else { continue }
-            entries.append(Entry(path: path, mode: String(header[1]), status: status))
+            entries.append(Entry(path: path, mode: String(header[1]), status: status,
+                                 oldMode: String(header[0].dropFirst()), oldID: String(header[2]), newID: String(header[3])))
         }
         return entries
     }

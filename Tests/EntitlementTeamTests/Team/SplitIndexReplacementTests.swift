@@ -66,6 +66,26 @@ struct SplitIndexReplacementTests {
         #expect(try GitFiles.read(root + "/.git/entitlement/shared-positions") == kept)
     }
 
+    /// A kept positions file that is damaged (offsets out of order, cut short) is made again
+    /// from the shared index, never trusted.
+    @Test func aDamagedPositionsFileIsMadeAgain() throws {
+        let directory = TemporaryDirectory()
+        let (root, _) = try Self.gitRepository(files: SharedIndexPositions.stride + 3, in: directory)
+        let repository = GitRepository(root: root, environment: Self.environment(directory))
+        let id = try #require(try Self.splitIndex(root).sharedIndexID)
+        _ = try SharedIndexPositions(sharedIndex: id, in: repository)
+        let keptPath = root + "/.git/entitlement/shared-positions"
+        let kept = try #require(try GitFiles.read(keptPath))
+        let header = kept.prefix { $0 != UInt8(ascii: "\n") }.count + 1
+        for damaged in [Array(kept.dropLast(5)), Array(kept[..<header]) + [0, 0, 0, 2] + [UInt8](repeating: 0xFF, count: 24) + [0]] {
+            try GitFiles.writeAtomically(damaged, to: keptPath, durable: false)
+            let shared = try #require(try SharedIndexPositions(sharedIndex: id, in: repository))
+            let last = Array(String(format: "f%03d", SharedIndexPositions.stride + 2).utf8)
+            #expect(try shared.positions(of: [last]) == [last: SharedIndexPositions.stride + 2])
+            #expect(try GitFiles.read(keptPath) == kept)
+        }
+    }
+
     // MARK: Git after the tool's index updates
 
     /// A bulk grant that changes 1,200 profiles of a converted store, then git's `reset --hard`.
