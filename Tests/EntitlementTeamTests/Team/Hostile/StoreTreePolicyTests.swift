@@ -45,8 +45,9 @@ struct StoreTreePolicyTests {
         let raw = ":100644 120000 \(String(repeating: "a", count: 40)) \(String(repeating: "b", count: 40)) T\0index/profile-id\0"
             + ":100644 000000 \(String(repeating: "c", count: 40)) \(String(repeating: "0", count: 40)) D\0profiles/a b\nc.json\0"
         let entries = IncomingTree.parse(Array(raw.utf8))
-        #expect(entries == [.init(path: "index/profile-id", mode: "120000", status: "T"),
-                            .init(path: "profiles/a b\nc.json", mode: "000000", status: "D")])
+        let (a, b, c, zero) = (String(repeating: "a", count: 40), String(repeating: "b", count: 40), String(repeating: "c", count: 40), String(repeating: "0", count: 40))
+        #expect(entries == [.init(path: "index/profile-id", mode: "120000", status: "T", oldMode: "100644", oldID: a, newID: b),
+                            .init(path: "profiles/a b\nc.json", mode: "000000", status: "D", oldMode: "100644", oldID: c, newID: zero)])
     }
 
     @Test func removedProfilesCountCustomersNotMoves() {
